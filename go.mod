@@ -1,0 +1,3 @@
+module github.com/period-dev/period
+
+go 1.25

@@ -1,0 +1,125 @@
+//go:build go1.21
+
+// Package strategy holds the exploration strategies of Period: the policies
+// that decide, at every scheduling point of a controlled run, which goroutine
+// executes its next key point, and which alternative fires where Go leaves a
+// choice open (several ready cases of a select).
+//
+// The contract is deliberately small (see Strategy). The engine in package rt
+// calls Begin before each run, Next at every scheduling point, Choose at every
+// open choice, and End after the run with what the run did. Strategies never
+// see goroutines or channels, only events, so they can be tested on simulated
+// programs (see sim_test.go).
+//
+// This package is compiled into the program under test (through package rt),
+// so it uses only the standard library and the Go 1.21 language (files carry
+// a go1.21 build line so modules declaring older Go versions can use it).
+package strategy
+
+// GID names a goroutine the same way in every run of a test: it is the
+// interned creation path ("0" for the test goroutine, "0.2" for its second
+// child, ...). The engine assigns GIDs in order of first appearance in the
+// process, so they are stable across runs of one process; Path converts back
+// to the path, which is what replay files store.
+type GID int32
+
+// Op is the kind of key point a goroutine is about to execute.
+type Op uint8
+
+const (
+	OpStart      Op = iota // first step of a new goroutine
+	OpResume               // continue after an operation (e.g. after being woken)
+	OpSend                 // channel send
+	OpRecv                 // channel receive
+	OpClose                // channel close
+	OpSelect               // select statement
+	OpLock                 // Mutex.Lock, RWMutex.Lock
+	OpUnlock               // Mutex.Unlock, RWMutex.Unlock
+	OpRLock                // RWMutex.RLock
+	OpRUnlock              // RWMutex.RUnlock
+	OpTryLock              // TryLock, TryRLock
+	OpWGAdd                // WaitGroup.Add / Done
+	OpWGWait               // WaitGroup.Wait
+	OpOnce                 // Once.Do
+	OpCondWait             // Cond.Wait
+	OpCondSignal           // Cond.Signal / Broadcast
+	OpAtomic               // sync/atomic operation
+	OpRead                 // read of shared memory
+	OpWrite                // write of shared memory
+	OpSleep                // time.Sleep and timer waits
+	OpYield                // runtime.Gosched
+	OpExit                 // goroutine exit (recorded, not a choice)
+)
+
+var opNames = [...]string{"start", "resume", "send", "recv", "close", "select", "lock", "unlock",
+	"rlock", "runlock", "trylock", "wg.add", "wg.wait", "once", "cond.wait", "cond.signal",
+	"atomic", "read", "write", "sleep", "yield", "exit"}
+
+func (o Op) String() string {
+	if int(o) < len(opNames) {
+		return opNames[o]
+	}
+	return "op?"
+}
+
+// IsAccess reports whether the op is a plain shared-memory access.
+func (o Op) IsAccess() bool { return o == OpRead || o == OpWrite }
+
+// Event is one key point: the goroutine that executes it, what it does, on
+// which object, and where in the source.
+type Event struct {
+	G    GID
+	Op   Op
+	Obj  uintptr // identity of the object (channel, mutex, variable address) within the run; 0 if none
+	Site string  // "file.go:line" of the key point in the user's source
+}
+
+// Strategy decides the interleaving of one run at a time.
+//
+// The engine guarantees: Begin is called before every run and the run happens
+// only if it returned true; Next receives a non-empty slice of the pending
+// events of all enabled goroutines, sorted by GID, and must return an index
+// into it; Choose receives n >= 2; End is called once after every run that
+// Begin started, also when the run found a bug or was cut short.
+// A strategy must be deterministic given its seed and the runs it observed.
+type Strategy interface {
+	// Name is the name given to -strategy.
+	Name() string
+	// Begin prepares the next run and reports whether there is one.
+	Begin() bool
+	// Next picks which enabled goroutine executes its pending key point.
+	Next(enabled []Event) int
+	// Choose picks one of n alternatives Go leaves open to the runtime, such
+	// as which of n ready select cases fires. The event is the key point
+	// making the choice.
+	Choose(at Event, n int) int
+	// End reports what the run did.
+	End(r *Run)
+}
+
+// Run is what one controlled execution did, as strategies see it.
+type Run struct {
+	Index  int      // 0-based index of the run within the exploration
+	Events []Event  // every key point executed, in order (the run's interleaving)
+	Paths  []string // Paths[g] is the creation path of GID g (covers every GID in Events)
+	Buggy  bool     // the run found a bug
+	Cut    bool     // the run was cut short (step limit, hang, abort) before the test ended
+}
+
+// Slice returns the run's dynamic key point slice: per goroutine, the sites of
+// its key points in execution order.
+func (r *Run) Slice() map[GID][]string {
+	s := make(map[GID][]string)
+	for _, e := range r.Events {
+		s[e.G] = append(s[e.G], e.Site)
+	}
+	return s
+}
+
+// Options configure a strategy. Zero values select each strategy's default.
+type Options struct {
+	Seed   int64  // seed of randomized strategies
+	Bound  int    // strategy-specific bound (periods, preemptions, delays, depth, variables)
+	Budget int    // schedules the exploration may use; strategies may use it to plan
+	Focus  string // PEDAL: restrict preemptions to key points whose site or object matches
+}
