@@ -123,3 +123,19 @@ type Options struct {
 	Budget int    // schedules the exploration may use; strategies may use it to plan
 	Focus  string // PEDAL: restrict preemptions to key points whose site or object matches
 }
+
+// Describer is implemented by strategies that can show the current run's
+// schedule in their own notation (PERIOD: <{t0},{t1,t1},{t0,t2..}>). The
+// engine calls it after End and prints it beside the trace of a failure.
+type Describer interface {
+	Describe() string
+}
+
+// Checkpointer is implemented by strategies that can save and restore their
+// exploration state between runs. When a run kills the test process (os.Exit,
+// a fatal runtime error), the period command restarts the process, restores
+// the checkpoint taken before that run, reports the run as cut and goes on.
+type Checkpointer interface {
+	Checkpoint() []byte
+	Restore([]byte) error
+}
