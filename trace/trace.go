@@ -1,0 +1,213 @@
+//go:build go1.21
+
+// Package trace defines Period's replay file: a versioned, self-describing,
+// line-oriented record of one schedule. Replay follows the recorded decisions
+// (it never re-runs strategy code) and reports exactly where a run diverges.
+//
+// Format (one item per line, fields separated by single spaces; the last field
+// of a line may contain spaces; message text is Go-quoted):
+//
+//	period-trace 1
+//	package example.com/m/pkg
+//	dir /abs/path/of/pkg
+//	test TestName
+//	strategy random
+//	seed 1
+//	bound 0
+//	schedule 17
+//	bug deadlock
+//	location pkg/file.go:12
+//	message "all goroutines are blocked: ..."
+//	shared pkg/file.go:40          (a site treated as a key point; repeated)
+//	step 0.1 recv pkg/file.go:33   (goroutine path, op, site: one scheduling decision)
+//	choose 3 1                     (an open choice: 3 alternatives, the second taken)
+//	end
+//
+// The package is compiled into programs under test: standard library only.
+package trace
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Version is the replay format version written by this package.
+const Version = 1
+
+const magic = "period-trace"
+
+// Entry is one recorded decision: a step (which goroutine ran its key point)
+// or a choice among N alternatives.
+type Entry struct {
+	Choice bool
+	G      string // step: creation path of the goroutine that ran
+	Op     string // step: the key point's operation
+	Site   string // step: file:line of the key point
+	N, K   int    // choice: alternatives and the one taken
+}
+
+// Trace is one schedule with the bug it found.
+type Trace struct {
+	Package  string
+	Dir      string
+	Test     string
+	Strategy string
+	Seed     int64
+	Bound    int
+	Schedule int // 1-based index of the schedule in its exploration
+
+	Kind     string // bug kind: fail, panic, deadlock, leak, hang, race
+	Location string // file:line of the failure, or ""
+	Message  string
+
+	Shared  []string // sites that were key points because they touch shared memory
+	Entries []Entry
+}
+
+// Write writes t in the replay format.
+func (t *Trace) Write(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%s %d\n", magic, Version)
+	fmt.Fprintf(bw, "package %s\ndir %s\ntest %s\nstrategy %s\n", t.Package, t.Dir, t.Test, t.Strategy)
+	fmt.Fprintf(bw, "seed %d\nbound %d\nschedule %d\n", t.Seed, t.Bound, t.Schedule)
+	fmt.Fprintf(bw, "bug %s\nlocation %s\nmessage %s\n", t.Kind, t.Location, strconv.Quote(t.Message))
+	for _, s := range t.Shared {
+		fmt.Fprintf(bw, "shared %s\n", s)
+	}
+	for _, e := range t.Entries {
+		if e.Choice {
+			fmt.Fprintf(bw, "choose %d %d\n", e.N, e.K)
+		} else {
+			fmt.Fprintf(bw, "step %s %s %s\n", e.G, e.Op, e.Site)
+		}
+	}
+	fmt.Fprintln(bw, "end")
+	return bw.Flush()
+}
+
+// WriteFile writes t to path, replacing any previous file atomically.
+func (t *Trace) WriteFile(path string) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := t.Write(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// ReadFile reads a replay file.
+func ReadFile(path string) (*Trace, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	t, err := Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+// ErrTruncated reports a replay file that lacks its final "end" line.
+var ErrTruncated = errors.New("replay file is truncated (no end line)")
+
+// Read parses a replay file. Every malformed line is an error naming its line number.
+func Read(r io.Reader) (*Trace, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	t := &Trace{}
+	line := 0
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("line %d: %s", line, fmt.Sprintf(format, a...))
+	}
+	ended := false
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		if line == 1 {
+			var v int
+			if _, err := fmt.Sscanf(text, magic+" %d", &v); err != nil {
+				return nil, bad("not a period replay file (want %q header)", magic)
+			}
+			if v != Version {
+				return nil, bad("replay format version %d is not supported (this period reads version %d)", v, Version)
+			}
+			continue
+		}
+		if ended {
+			return nil, bad("content after end line")
+		}
+		key, rest, _ := strings.Cut(text, " ")
+		var err error
+		switch key {
+		case "package":
+			t.Package = rest
+		case "dir":
+			t.Dir = rest
+		case "test":
+			t.Test = rest
+		case "strategy":
+			t.Strategy = rest
+		case "seed":
+			t.Seed, err = strconv.ParseInt(rest, 10, 64)
+		case "bound":
+			t.Bound, err = strconv.Atoi(rest)
+		case "schedule":
+			t.Schedule, err = strconv.Atoi(rest)
+		case "bug":
+			t.Kind = rest
+		case "location":
+			t.Location = rest
+		case "message":
+			t.Message, err = strconv.Unquote(rest)
+		case "shared":
+			t.Shared = append(t.Shared, rest)
+		case "step":
+			f := strings.SplitN(rest, " ", 3)
+			if len(f) != 3 {
+				return nil, bad("step needs goroutine, op and site")
+			}
+			t.Entries = append(t.Entries, Entry{G: f[0], Op: f[1], Site: f[2]})
+		case "choose":
+			var e Entry
+			e.Choice = true
+			if _, err := fmt.Sscanf(rest, "%d %d", &e.N, &e.K); err != nil || e.K < 0 || e.K >= e.N {
+				return nil, bad("choose needs two numbers N K with 0 <= K < N")
+			}
+			t.Entries = append(t.Entries, e)
+		case "end":
+			ended = true
+		default:
+			return nil, bad("unknown item %q", key)
+		}
+		if err != nil {
+			return nil, bad("%s: %v", key, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if line == 0 {
+		return nil, errors.New("empty replay file")
+	}
+	if !ended {
+		return nil, ErrTruncated
+	}
+	if t.Test == "" {
+		return nil, errors.New("replay file names no test")
+	}
+	return t, nil
+}

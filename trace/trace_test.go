@@ -1,0 +1,79 @@
+//go:build go1.21
+
+package trace
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func sample() *Trace {
+	return &Trace{
+		Package: "example.com/m/p", Dir: "/tmp/p", Test: "TestX", Strategy: "random",
+		Seed: 7, Bound: 3, Schedule: 12, Kind: "deadlock", Location: "p/x.go:3",
+		Message: "two goroutines \"wait\"\nforever",
+		Shared:  []string{"p/x.go:10", "p/x.go:11"},
+		Entries: []Entry{
+			{G: "0", Op: "start", Site: "p/x_test.go:5"},
+			{G: "0.1", Op: "lock", Site: "p/x.go:3"},
+			{Choice: true, N: 3, K: 2},
+			{G: "0", Op: "recv", Site: "p/x test.go:9"},
+		},
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	var buf bytes.Buffer
+	if err := sample().Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, sample()) {
+		t.Fatalf("round trip changed the trace:\n got %+v\nwant %+v", got, sample())
+	}
+}
+
+func TestCorruptFilesAreRejected(t *testing.T) {
+	var buf bytes.Buffer
+	sample().Write(&buf)
+	good := buf.String()
+	cases := map[string]string{
+		"empty":       "",
+		"not a trace": "hello\n",
+		"future":      strings.Replace(good, "period-trace 1", "period-trace 99", 1),
+		"truncated":   strings.TrimSuffix(good, "end\n"),
+		"bad step":    strings.Replace(good, "step 0.1 lock p/x.go:3", "step 0.1", 1),
+		"bad choice":  strings.Replace(good, "choose 3 2", "choose 3 5", 1),
+		"unknown":     strings.Replace(good, "seed 7", "sed 7", 1),
+	}
+	for name, text := range cases {
+		if _, err := Read(strings.NewReader(text)); err == nil {
+			t.Errorf("%s: accepted a corrupt replay file", name)
+		}
+	}
+	if _, err := Read(strings.NewReader(cases["truncated"])); !errors.Is(err, ErrTruncated) {
+		t.Errorf("truncated file: got %v, want ErrTruncated", err)
+	}
+}
+
+func TestFormatMarksSwitches(t *testing.T) {
+	out := sample().Format(0)
+	if !strings.Contains(out, "3 steps, 2 switches") {
+		t.Errorf("wrong summary line:\n%s", out)
+	}
+	if strings.Count(out, "->") != 2 {
+		t.Errorf("want 2 switch markers:\n%s", out)
+	}
+}
+
+func TestPathLess(t *testing.T) {
+	if !PathLess("0.2", "0.10") || PathLess("0.10", "0.2") || !PathLess("0", "0.1") {
+		t.Fatal("PathLess does not order numerically")
+	}
+}
