@@ -1,0 +1,571 @@
+//go:build go1.21
+
+package strategy
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// This file holds PERIOD's schedule generators (Wen et al., "Controlled
+// Concurrency Testing via Periodical Scheduling", ICSE 2022, section 3.2):
+// the serialized generator (rules R1-R4) and the parallel one (R1 relaxed
+// for the last period). Both are lazy iterators: the schedule space of a
+// slice explodes with its size, and the exploration loop only ever needs
+// the next schedule.
+
+// pgSlot is N key points of thread T inside one period.
+type pgSlot struct {
+	T GID
+	N int
+}
+
+// pgPeriod lists what one period hosts, sorted by thread. Every period but
+// the last one of a parallel schedule has exactly one slot.
+type pgPeriod []pgSlot
+
+// pgSchedule is a sequence of periods.
+type pgSchedule []pgPeriod
+
+// String writes the schedule exactly, in the paper's notation: a thread is
+// repeated once per key point (t^n beyond three, like the paper's tx^n).
+func (s pgSchedule) String() string { return s.format(false) }
+
+// format writes the schedule; open marks the last period with "..", the
+// notation Describe uses: the last period is unbounded and also hosts every
+// thread the schedule does not name.
+func (s pgSchedule) format(open bool) string {
+	var b strings.Builder
+	b.WriteString("<")
+	for i, per := range s {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("{")
+		last := open && i == len(s)-1
+		for j, sl := range per {
+			if j > 0 {
+				b.WriteString(",")
+			}
+			t := "t" + strconv.Itoa(int(sl.T))
+			switch {
+			case last:
+				b.WriteString(t)
+			case sl.N > 3:
+				b.WriteString(t + "^" + strconv.Itoa(sl.N))
+			default:
+				for k := 0; k < sl.N; k++ {
+					if k > 0 {
+						b.WriteString(",")
+					}
+					b.WriteString(t)
+				}
+			}
+		}
+		if last {
+			b.WriteString("..")
+		}
+		b.WriteString("}")
+	}
+	b.WriteString(">")
+	return b.String()
+}
+
+// expand lists the thread of every key point of s in order, the threads of
+// a multi-thread period in thread order (the paper writes the uncontrolled
+// last period in lexicographic order too).
+func (s pgSchedule) expand() []GID {
+	var ks []GID
+	for _, per := range s {
+		for _, sl := range per {
+			for k := 0; k < sl.N; k++ {
+				ks = append(ks, sl.T)
+			}
+		}
+	}
+	return ks
+}
+
+// pgSlice is the generators' view of a dynamic key point slice: the number
+// of key points of each thread, threads sorted, every count at least one.
+type pgSlice struct {
+	T []GID
+	K []int
+}
+
+// pgCounts converts per-thread counts into a pgSlice (dropping zeros).
+func pgCounts(m map[GID]int) pgSlice {
+	var s pgSlice
+	for t, k := range m {
+		if k > 0 {
+			s.T = append(s.T, t)
+		}
+	}
+	sort.Slice(s.T, func(i, j int) bool { return s.T[i] < s.T[j] })
+	for _, t := range s.T {
+		s.K = append(s.K, m[t])
+	}
+	return s
+}
+
+func (s pgSlice) index(t GID) int {
+	for i, u := range s.T {
+		if u == t {
+			return i
+		}
+	}
+	return -1
+}
+
+// pgPrefix is a schedule prefix: literal single-thread periods, then
+// (if HasPat) a pattern period [Pat] whose length is free. A schedule
+// satisfies it if its first periods equal Lit and its next period belongs to
+// Pat; when that next period is the uncontrolled last one, it must contain
+// Pat.
+type pgPrefix struct {
+	Lit    []pgSlot
+	Pat    GID
+	HasPat bool
+}
+
+func (x pgPrefix) String() string {
+	var s pgSchedule
+	for _, l := range x.Lit {
+		s = append(s, pgPeriod{l})
+	}
+	str := s.String()
+	str = str[:len(str)-1]
+	if x.HasPat {
+		if len(x.Lit) > 0 {
+			str += ","
+		}
+		str += "[t" + strconv.Itoa(int(x.Pat)) + "]"
+	}
+	return str + ">"
+}
+
+// len is the number of periods the prefix constrains.
+func (x pgPrefix) len() int {
+	if x.HasPat {
+		return len(x.Lit) + 1
+	}
+	return len(x.Lit)
+}
+
+// satisfiedBy reports whether schedule s satisfies the prefix.
+func (x pgPrefix) satisfiedBy(s pgSchedule) bool {
+	if x.len() > len(s) {
+		return false
+	}
+	for i, l := range x.Lit {
+		if len(s[i]) != 1 || s[i][0] != l {
+			return false
+		}
+	}
+	if !x.HasPat {
+		return true
+	}
+	per := s[len(x.Lit)]
+	if len(x.Lit) == len(s)-1 {
+		for _, sl := range per {
+			if sl.T == x.Pat {
+				return true
+			}
+		}
+		return false
+	}
+	return len(per) == 1 && per[0].T == x.Pat
+}
+
+// pgGen iterates over schedules lazily.
+type pgGen interface {
+	next() (pgSchedule, bool)
+}
+
+// pgSerialGen enumerates the serialized schedules of a slice with p periods
+// (R1: one thread a period; R2: adjacent periods differ; R3: no empty
+// period; R4: every key point placed) satisfying a prefix. Order: patterns
+// in lexicographic order of thread indices; for each pattern, the count
+// vectors in decreasing lexicographic order, so earlier periods get their
+// spare key points first (this reproduces the paper's worked example).
+//
+// The iterator is an odometer over two vectors: pat (thread index of each
+// period) and cnt (key points of each period). The first nfix positions of
+// pat and the first nlit of cnt are fixed by the prefix. An exact
+// feasibility test keeps the odometer from entering dead ends.
+type pgSerialGen struct {
+	k       []int
+	p       int
+	pat     []int
+	cnt     []int
+	nfix    int
+	nlit    int
+	started bool
+	done    bool
+}
+
+// newPgSerialGen builds the iterator; fixT are the thread indices fixed at
+// the first positions, fixN the fixed counts of the first positions.
+func newPgSerialGen(k []int, p int, fixT, fixN []int) *pgSerialGen {
+	g := &pgSerialGen{k: k, p: p, pat: make([]int, p), cnt: make([]int, p), nfix: len(fixT), nlit: len(fixN)}
+	if p < 1 || len(fixT) > p || len(fixN) > len(fixT) {
+		g.done = true
+		return g
+	}
+	copy(g.pat, fixT)
+	copy(g.cnt, fixN)
+	return g
+}
+
+// used counts the occurrences of each thread in pat[:pos].
+func (g *pgSerialGen) used(pos int) []int {
+	u := make([]int, len(g.k))
+	for _, t := range g.pat[:pos] {
+		u[t]++
+	}
+	return u
+}
+
+// feasible reports whether pat[pos:] can be completed given pat[:pos]: every
+// unused thread needs a period, no thread more periods than key points, and
+// the counts must be arrangeable without two equal neighbours (a thread
+// fits at most ceil(r/2) of r positions, floor(r/2) if it owns pat[pos-1]).
+func (g *pgSerialGen) feasible(pos int) bool {
+	u := g.used(pos)
+	r := g.p - pos
+	prev := -1
+	if pos > 0 {
+		prev = g.pat[pos-1]
+	}
+	lo, hi := 0, 0
+	for t, k := range g.k {
+		c := k - u[t]
+		if c < 0 {
+			return false
+		}
+		b := (r + 1) / 2
+		if t == prev {
+			b = r / 2
+		}
+		if c > b {
+			c = b
+		}
+		need := 0
+		if u[t] == 0 {
+			need = 1
+		}
+		if need > c {
+			return false
+		}
+		lo += need
+		hi += c
+	}
+	return lo <= r && r <= hi
+}
+
+// fill sets pat[pos:] to the smallest feasible completion.
+func (g *pgSerialGen) fill(pos int) bool {
+	for i := pos; i < g.p; i++ {
+		ok := false
+		u := g.used(i)
+		for t := range g.k {
+			if (i > 0 && t == g.pat[i-1]) || u[t] >= g.k[t] {
+				continue
+			}
+			g.pat[i] = t
+			if g.feasible(i + 1) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// nextPattern advances pat to the next feasible pattern.
+func (g *pgSerialGen) nextPattern() bool {
+	for i := g.p - 1; i >= g.nfix; i-- {
+		u := g.used(i)
+		for t := g.pat[i] + 1; t < len(g.k); t++ {
+			if (i > 0 && t == g.pat[i-1]) || u[t] >= g.k[t] {
+				continue
+			}
+			g.pat[i] = t
+			if g.feasible(i+1) && g.fill(i+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// later counts the occurrences of pat[i]'s thread after position i.
+func (g *pgSerialGen) later(i int) int {
+	n := 0
+	for _, t := range g.pat[i+1:] {
+		if t == g.pat[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// fillCounts sets cnt[pos:] to the largest counts, checking the fixed
+// counts of the literal positions on the way.
+func (g *pgSerialGen) fillCounts(pos int) bool {
+	rem := append([]int(nil), g.k...)
+	for i := 0; i < pos; i++ {
+		rem[g.pat[i]] -= g.cnt[i]
+	}
+	for i := pos; i < g.p; i++ {
+		t := g.pat[i]
+		l := g.later(i)
+		max := rem[t] - l
+		if i < g.nlit {
+			if g.cnt[i] < 1 || g.cnt[i] > max || (l == 0 && g.cnt[i] != max) {
+				return false
+			}
+		} else {
+			if max < 1 {
+				return false
+			}
+			g.cnt[i] = max
+		}
+		rem[t] -= g.cnt[i]
+	}
+	return true
+}
+
+// nextCounts moves one key point of the rightmost movable period to a later
+// period of the same thread.
+func (g *pgSerialGen) nextCounts() bool {
+	for i := g.p - 1; i >= g.nlit; i-- {
+		if g.cnt[i] > 1 && g.later(i) > 0 {
+			g.cnt[i]--
+			return g.fillCounts(i + 1)
+		}
+	}
+	return false
+}
+
+// nextRaw returns the next (pattern, counts) pair; the slices are reused.
+func (g *pgSerialGen) nextRaw() ([]int, []int, bool) {
+	if g.done {
+		return nil, nil, false
+	}
+	if !g.started {
+		g.started = true
+		for i := 0; i < g.nfix; i++ {
+			if g.pat[i] < 0 || g.pat[i] >= len(g.k) || (i > 0 && g.pat[i] == g.pat[i-1]) {
+				g.done = true
+				return nil, nil, false
+			}
+		}
+		if !g.feasible(g.nfix) || !g.fill(g.nfix) {
+			g.done = true
+			return nil, nil, false
+		}
+		if g.fillCounts(0) {
+			return g.pat, g.cnt, true
+		}
+	} else if g.nextCounts() {
+		return g.pat, g.cnt, true
+	}
+	for g.nextPattern() {
+		if g.fillCounts(0) {
+			return g.pat, g.cnt, true
+		}
+	}
+	g.done = true
+	return nil, nil, false
+}
+
+// pgSerial is the serialized generator on a whole slice.
+type pgSerial struct {
+	sl  pgSlice
+	gen *pgSerialGen
+}
+
+func newPgSerial(sl pgSlice, p int, pre pgPrefix) pgGen {
+	fixT, fixN, ok := pgFix(sl, pre, p)
+	if !ok {
+		return &pgSerial{gen: &pgSerialGen{done: true}}
+	}
+	return &pgSerial{sl: sl, gen: newPgSerialGen(sl.K, p, fixT, fixN)}
+}
+
+// pgFix translates a prefix into fixed positions over the slice's thread
+// indices; ok is false when the prefix names a thread outside the slice.
+func pgFix(sl pgSlice, pre pgPrefix, p int) (fixT, fixN []int, ok bool) {
+	for _, l := range pre.Lit {
+		i := sl.index(l.T)
+		if i < 0 {
+			return nil, nil, false
+		}
+		fixT = append(fixT, i)
+		fixN = append(fixN, l.N)
+	}
+	if pre.HasPat {
+		i := sl.index(pre.Pat)
+		if i < 0 {
+			return nil, nil, false
+		}
+		fixT = append(fixT, i)
+	}
+	return fixT, fixN, len(fixT) <= p
+}
+
+func (g *pgSerial) next() (pgSchedule, bool) {
+	pat, cnt, ok := g.gen.nextRaw()
+	if !ok {
+		return nil, false
+	}
+	s := make(pgSchedule, len(pat))
+	for i := range pat {
+		s[i] = pgPeriod{{g.sl.T[pat[i]], cnt[i]}}
+	}
+	return s, true
+}
+
+// pgParallel is the parallel generator: for every combination of 1 ..
+// min(p, n) threads (by size, then lexicographically), the serialized
+// schedules of those threads, with all key points of the neglected threads
+// added to the last period.
+//
+// Unlike a literal reading of the paper it never yields the same schedule
+// twice: when the last serialized period's thread t appears nowhere else,
+// the schedule is the same as the one built from the combination where t is
+// neglected and a neglected thread takes its place, so only the variant
+// whose last-period thread is the smallest of the last period is kept.
+type pgParallel struct {
+	sl   pgSlice
+	p    int
+	pre  pgPrefix
+	c    int   // combination size
+	comb []int // thread indices of the current combination
+	ser  *pgSerialGen
+	sub  pgSlice
+	done bool
+}
+
+func newPgParallel(sl pgSlice, p int, pre pgPrefix) pgGen {
+	g := &pgParallel{sl: sl, p: p, pre: pre}
+	if p < 1 || len(sl.T) == 0 || pre.len() > p {
+		g.done = true
+	}
+	return g
+}
+
+// nextComb advances to the next combination, growing its size as needed.
+func (g *pgParallel) nextComb() bool {
+	n := len(g.sl.T)
+	max := g.p
+	if n < max {
+		max = n
+	}
+	if g.comb != nil {
+		// lexicographic successor among combinations of size c
+		i := g.c - 1
+		for i >= 0 && g.comb[i] == n-g.c+i {
+			i--
+		}
+		if i >= 0 {
+			g.comb[i]++
+			for j := i + 1; j < g.c; j++ {
+				g.comb[j] = g.comb[j-1] + 1
+			}
+			return true
+		}
+	}
+	g.c++
+	if g.c > max {
+		return false
+	}
+	g.comb = make([]int, g.c)
+	for i := range g.comb {
+		g.comb[i] = i
+	}
+	return true
+}
+
+// startSerial builds the serialized iterator for the current combination,
+// or reports that the prefix rules the combination out.
+func (g *pgParallel) startSerial() bool {
+	g.sub = pgSlice{}
+	for _, i := range g.comb {
+		g.sub.T = append(g.sub.T, g.sl.T[i])
+		g.sub.K = append(g.sub.K, g.sl.K[i])
+	}
+	pre := g.pre
+	if pre.HasPat && len(pre.Lit) == g.p-1 && g.sub.index(pre.Pat) < 0 {
+		// The pattern thread may also sit in the last period as a neglected thread.
+		pre.HasPat = false
+	}
+	fixT, fixN, ok := pgFix(g.sub, pre, g.p)
+	if !ok {
+		return false
+	}
+	g.ser = newPgSerialGen(g.sub.K, g.p, fixT, fixN)
+	return true
+}
+
+func (g *pgParallel) next() (pgSchedule, bool) {
+	for !g.done {
+		if g.ser == nil {
+			if !g.nextComb() {
+				g.done = true
+				break
+			}
+			if !g.startSerial() {
+				g.ser = nil
+				continue
+			}
+		}
+		pat, cnt, ok := g.ser.nextRaw()
+		if !ok {
+			g.ser = nil
+			continue
+		}
+		if s, ok := g.complete(pat, cnt); ok && g.pre.satisfiedBy(s) {
+			return s, true
+		}
+	}
+	return nil, false
+}
+
+// complete adds the neglected threads to the last period of a serialized
+// schedule of the combination; ok is false for the duplicate variants.
+func (g *pgParallel) complete(pat, cnt []int) (pgSchedule, bool) {
+	s := make(pgSchedule, g.p)
+	for i := 0; i < g.p-1; i++ {
+		s[i] = pgPeriod{{g.sub.T[pat[i]], cnt[i]}}
+	}
+	tl := g.sub.T[pat[g.p-1]]
+	alone := true
+	for _, t := range pat[:g.p-1] {
+		if t == pat[g.p-1] {
+			alone = false
+		}
+	}
+	last := pgPeriod{{tl, cnt[g.p-1]}}
+	in := make(map[GID]bool, len(g.sub.T))
+	for _, t := range g.sub.T {
+		in[t] = true
+	}
+	for i, t := range g.sl.T {
+		if in[t] {
+			continue
+		}
+		if alone && t < tl {
+			return nil, false
+		}
+		last = append(last, pgSlot{t, g.sl.K[i]})
+	}
+	sort.Slice(last, func(i, j int) bool { return last[i].T < last[j].T })
+	s[g.p-1] = last
+	return s, true
+}
