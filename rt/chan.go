@@ -1,0 +1,349 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"unsafe"
+
+	"github.com/period-dev/period/strategy"
+)
+
+// hchan mirrors the head of the runtime's channel header (runtime/chan.go,
+// Go 1.21-1.26). Reading it tells whether an operation can complete without
+// consuming anything: buffer count, capacity, closed flag, and whether real
+// (uncontrolled) goroutines wait in its queues. checkChanLayout verifies the
+// mirror at start-up against channels in known states.
+type hchan struct {
+	qcount   uint
+	dataqsiz uint
+	buf      unsafe.Pointer
+	elemsize uint16
+	closed   uint32
+	timer    unsafe.Pointer
+	elemtype unsafe.Pointer
+	sendx    uint
+	recvx    uint
+	recvq    waitq
+	sendq    waitq
+}
+
+type waitq struct {
+	first unsafe.Pointer
+	last  unsafe.Pointer
+}
+
+func chanOf[T any](ch chan T) *hchan { return *(**hchan)(unsafe.Pointer(&ch)) }
+func rchanOf[T any](ch <-chan T) *hchan {
+	return *(**hchan)(unsafe.Pointer(&ch))
+}
+func schanOf[T any](ch chan<- T) *hchan {
+	return *(**hchan)(unsafe.Pointer(&ch))
+}
+
+var chanLayoutOK = checkChanLayout()
+
+func checkChanLayout() bool {
+	c := make(chan int, 3)
+	c <- 1
+	h := chanOf(c)
+	if h.qcount != 1 || h.dataqsiz != 3 || h.closed != 0 {
+		return false
+	}
+	close(c)
+	if h.closed == 0 {
+		return false
+	}
+	u := make(chan int)
+	hu := chanOf(u)
+	done := make(chan bool)
+	go func() { <-u; done <- true }()
+	for i := 0; i < 1000 && hu.recvq.first == nil; i++ {
+		gosched()
+	}
+	ok := hu.recvq.first != nil && hu.sendq.first == nil
+	u <- 1
+	<-done
+	return ok
+}
+
+// chanReady reports whether g's send (or receive) on h can complete now.
+func (e *engine) chanReady(g *gstate, h *hchan, send bool) bool {
+	if h == nil {
+		return false
+	}
+	if h.closed != 0 {
+		return true // receive gets the zero value; send panics (a bug worth reaching)
+	}
+	if send {
+		if h.dataqsiz > 0 && h.qcount < h.dataqsiz {
+			return true
+		}
+		if h.recvq.first != nil {
+			return true
+		}
+	} else {
+		if h.qcount > 0 || h.sendq.first != nil {
+			return true
+		}
+	}
+	if h.dataqsiz == 0 {
+		return e.partnerFor(g, h, send) != nil
+	}
+	return false
+}
+
+// partnerFor finds a parked goroutine (first come, first served) waiting to
+// perform the complementary operation on unbuffered channel h.
+func (e *engine) partnerFor(g *gstate, h *hchan, send bool) *gstate {
+	var best *gstate
+	for _, o := range e.gs {
+		if o == g || o.status != gParked || (best != nil && o.seq > best.seq) {
+			continue
+		}
+		if o.p.op == strategy.OpSend && !send && o.p.ch == h ||
+			o.p.op == strategy.OpRecv && send && o.p.ch == h {
+			best = o
+			continue
+		}
+		if o.p.op == strategy.OpSelect {
+			for _, c := range o.p.cases {
+				if c.ch == h && c.send != send {
+					best = o
+					break
+				}
+			}
+		}
+	}
+	return best
+}
+
+// fire wakes the partner of g's rendezvous on h, if the real channel has
+// nobody waiting already. The partner completes its half and then runs to its
+// next key point; g waits for it there (transit).
+func (e *engine) firePartner(g *gstate, h *hchan, send bool) {
+	if h == nil || h.dataqsiz > 0 || h.closed != 0 {
+		return
+	}
+	if send && h.recvq.first != nil || !send && h.sendq.first != nil {
+		return
+	}
+	p := e.partnerFor(g, h, send)
+	if p == nil {
+		return
+	}
+	if p.p.op == strategy.OpSelect {
+		p.fired = -1
+		for i, c := range p.p.cases {
+			if c.ch == h && c.send != send {
+				p.fired = i
+				break
+			}
+		}
+	}
+	p.partner = true
+	p.settling = true
+	p.status = gRunning
+	e.transit++
+	e.wakeUp(p)
+}
+
+// chanOp is the common path of send and receive hooks: the key point, then
+// (with e.mu released) the caller performs the real operation, which can no
+// longer block for long.
+func (e *engine) chanOp(g *gstate, site string, h *hchan, send bool) {
+	op := strategy.OpRecv
+	if send {
+		op = strategy.OpSend
+	}
+	g.p = pending{op: op, site: site, obj: uintptr(unsafe.Pointer(h)), ch: h}
+	e.point(g)
+	if g.partner {
+		g.partner = false
+	} else {
+		e.firePartner(g, h, send)
+	}
+	e.mu.Unlock()
+}
+
+// Send is `ch <- v`.
+func Send[T any](site string, ch chan<- T, v T) {
+	e := eng
+	g, m := e.enter()
+	switch m {
+	case modeControl:
+		e.chanOp(g, site, schanOf(ch), true)
+	case modeSkip:
+		return
+	}
+	ch <- v
+}
+
+// Recv is `<-ch`.
+func Recv[T any](site string, ch <-chan T) T {
+	v, _ := Recv2(site, ch)
+	return v
+}
+
+// Recv2 is `v, ok := <-ch`.
+func Recv2[T any](site string, ch <-chan T) (T, bool) {
+	e := eng
+	g, m := e.enter()
+	switch m {
+	case modeControl:
+		e.chanOp(g, site, rchanOf(ch), false)
+	case modeSkip:
+		var zero T
+		return zero, false
+	}
+	v, ok := <-ch
+	return v, ok
+}
+
+// Close is `close(ch)`.
+func Close[T any](site string, ch chan<- T) {
+	e := eng
+	g, m := e.enter()
+	switch m {
+	case modeControl:
+		h := schanOf(ch)
+		g.p = pending{op: strategy.OpClose, site: site, obj: uintptr(unsafe.Pointer(h))}
+		e.point(g)
+		e.mu.Unlock()
+	case modeSkip:
+		return
+	}
+	close(ch)
+}
+
+// Case is one case of a select, built by SendCase or RecvCase.
+type Case struct {
+	ch   *hchan
+	send bool
+}
+
+// SendCase describes a `case ch <- v` of a select.
+func SendCase[T any](ch chan<- T) Case { return Case{ch: schanOf(ch), send: true} }
+
+// RecvCase describes a `case <-ch` of a select.
+func RecvCase[T any](ch <-chan T) Case { return Case{ch: rchanOf(ch)} }
+
+// selectAll means "not controlled: arm every case" (the plain select).
+const selectAll = -2
+
+// Select is the key point of a select statement. It returns the index of the
+// case that fires (-1: default); the rewritten select then arms only that
+// case (RecvIf/SendIf/DefaultIf), which is ready by construction.
+func Select(site string, hasDefault bool, cases ...Case) int {
+	e := eng
+	g, m := e.enter()
+	switch m {
+	case modePlain:
+		return plainSelect(hasDefault, cases)
+	case modeSkip:
+		if hasDefault {
+			return -1
+		}
+		// Unwinding: blocking forever is wrong, and so is firing a case.
+		g.unwind()
+	}
+	g.p = pending{op: strategy.OpSelect, site: site, cases: cases, hasDefault: hasDefault}
+	if len(cases) > 0 {
+		g.p.obj = uintptr(unsafe.Pointer(cases[0].ch))
+	}
+	e.point(g)
+	if g.partner {
+		g.partner = false
+		k := g.fired
+		e.mu.Unlock()
+		return k
+	}
+	var ready []int
+	for i, c := range cases {
+		if e.chanReady(g, c.ch, c.send) {
+			ready = append(ready, i)
+		}
+	}
+	k := -1
+	switch len(ready) {
+	case 0:
+	case 1:
+		k = ready[0]
+	default:
+		k = ready[e.choose(g, len(ready))]
+	}
+	if k >= 0 {
+		g.p.obj = uintptr(unsafe.Pointer(cases[k].ch))
+		e.firePartner(g, cases[k].ch, cases[k].send)
+	}
+	e.mu.Unlock()
+	return k
+}
+
+// RecvIf arms a receive case: ch if case i fires, else nil.
+func RecvIf[T any](sel, i int, ch <-chan T) <-chan T {
+	if sel == i || sel == selectAll {
+		return ch
+	}
+	return nil
+}
+
+// SendIf arms a send case: ch if case i fires, else nil.
+func SendIf[T any](sel, i int, ch chan<- T) chan<- T {
+	if sel == i || sel == selectAll {
+		return ch
+	}
+	return nil
+}
+
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// DefaultIf stands for the default case: a closed channel when default fires.
+func DefaultIf(sel int) <-chan struct{} {
+	if sel == -1 {
+		return closedChan
+	}
+	return nil
+}
+
+// SelectDone is the first statement of every case body of a rewritten select.
+func SelectDone(sel int) {}
+
+// BlockForever is `select {}`.
+func BlockForever(site string) {
+	e := eng
+	g, m := e.enter()
+	switch m {
+	case modeControl:
+		g.p = pending{op: strategy.OpSelect, site: site}
+		e.point(g) // never ready: returns only by unwinding
+		e.mu.Unlock()
+	case modeSkip:
+		g.unwind()
+	}
+	select {}
+}
+
+// plainSelect serves goroutines outside control. Without a default every case
+// is armed and the real select decides. With a default, the rewritten select
+// has none (its default became DefaultIf), so readiness is read off the
+// channels: no case ready means default, as Go's select would decide at that
+// instant.
+func plainSelect(hasDefault bool, cases []Case) int {
+	if !hasDefault {
+		return selectAll
+	}
+	if !chanLayoutOK {
+		return -1
+	}
+	for i, c := range cases {
+		h := c.ch
+		if h == nil {
+			continue
+		}
+		if h.closed != 0 || c.send && (h.dataqsiz > 0 && h.qcount < h.dataqsiz || h.recvq.first != nil) ||
+			!c.send && (h.qcount > 0 || h.sendq.first != nil) {
+			return i
+		}
+	}
+	return -1
+}

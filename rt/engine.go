@@ -1,0 +1,660 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"fmt"
+	"os"
+	"testing"
+	"runtime"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/period-dev/period/strategy"
+	"github.com/period-dev/period/trace"
+)
+
+// The engine runs one controlled execution (a "run", one schedule) at a time.
+// Exactly one controlled goroutine, e.cur, executes user code; every other
+// controlled goroutine is parked at a key point with its pending operation
+// recorded. At each key point the current goroutine asks the strategy which
+// enabled goroutine goes next and hands control over directly (no central
+// scheduler goroutine: one channel hand-off per switch, none when the same
+// goroutine continues).
+//
+// A goroutine is enabled when its pending operation can complete now
+// (ready). Blocking is therefore never real: a goroutine whose operation is
+// not ready simply stays parked, and the engine knows what it waits for.
+// The exceptions are rendezvous on unbuffered channels, where the partner is
+// woken to perform its half ("settling": it runs to its next key point while
+// the current goroutine waits for it at its own next key point), and code the
+// engine does not control, covered by a watchdog.
+
+type gstatus uint8
+
+const (
+	gRunning  gstatus = iota // current, or settling after a rendezvous
+	gParked                  // waiting at a key point
+	gDone                    // exited
+	gDetached                // outside control: spun too long without a key point, or blocked in uncontrolled code
+	gSubtest                 // blocked in t.Run while its subtest goroutine runs
+)
+
+// pending is the operation a parked goroutine will execute when chosen.
+type pending struct {
+	op         strategy.Op
+	site       string
+	obj        uintptr
+	ch         *hchan // channel operations (nil channel: never ready)
+	cases      []Case // select
+	hasDefault bool
+	wakeAt     int64 // sleep: virtual time to wake at
+	ready      func() bool
+}
+
+type gstate struct {
+	id       strategy.GID
+	path     string
+	goid     int64
+	status   gstatus
+	wake     chan struct{}
+	p        pending
+	seq      uint64 // order of arrival at the current key point (FIFO for partners)
+	children int
+	parent   *gstate
+
+	fired    int  // select case chosen for this goroutine (by the scheduler or a partner)
+	partner  bool // woken to complete a rendezvous started by the current goroutine
+	settling bool // running to its next key point after a rendezvous
+	abort    bool // the run is over: unwind
+	t        *testing.T // test and subtest goroutines: unwound with SkipNow, as testing requires
+	lastSite string
+}
+
+// bug is one finding of a run.
+type bug struct {
+	kind     string
+	message  string
+	location string
+}
+
+type engine struct {
+	mu   sync.Mutex
+	cond *sync.Cond // transit changes and run end
+
+	cfg    config
+	strat  strategy.Strategy
+	replay *replayer
+
+	active atomic.Bool // a controlled run is in progress
+	runIdx int
+
+	gs       []*gstate
+	byGoid   map[int64]*gstate
+	cur      *gstate
+	transit  int // goroutines settling after a rendezvous
+	detached int
+	seq      uint64
+	steps    int
+	lastStep atomic.Int64 // real time of the last step (watchdog)
+
+	events  []strategy.Event
+	entries []trace.Entry
+
+	stopping bool // a bug ended the run: everybody unwinds
+	finished bool // the run is over (all done, all blocked, or stopped)
+	rootDone bool
+	runDone  chan struct{}
+	exited   sync.WaitGroup // real goroutines of the run, for teardown
+	bugs     []bug
+	traceTo  *os.File // crash recovery: every step goes to disk as it happens
+	failed   func() bool
+
+	models modelState
+	clock  vclock
+	mem    memState
+}
+
+// Global interning of goroutine paths: GIDs are stable across runs of a process.
+var (
+	pathMu  sync.Mutex
+	pathIDs = map[string]strategy.GID{}
+	paths   []string
+)
+
+func internPath(p string) strategy.GID {
+	pathMu.Lock()
+	defer pathMu.Unlock()
+	if id, ok := pathIDs[p]; ok {
+		return id
+	}
+	id := strategy.GID(len(paths))
+	pathIDs[p] = id
+	paths = append(paths, p)
+	return id
+}
+
+func allPaths() []string {
+	pathMu.Lock()
+	defer pathMu.Unlock()
+	return append([]string(nil), paths...)
+}
+
+var eng = newEngine()
+
+func newEngine() *engine {
+	e := &engine{byGoid: map[int64]*gstate{}}
+	e.cond = sync.NewCond(&e.mu)
+	return e
+}
+
+func (e *engine) newG(parent *gstate) *gstate {
+	path := "0"
+	if parent != nil {
+		parent.children++
+		path = parent.path + "." + strconv.Itoa(parent.children)
+	}
+	g := &gstate{id: internPath(path), path: path, wake: make(chan struct{}, 1), parent: parent, fired: -1}
+	e.gs = append(e.gs, g)
+	return g
+}
+
+// mode tells a hook how to behave for the calling goroutine.
+type mode uint8
+
+const (
+	modePlain   mode = iota // not controlled: perform the plain operation
+	modeControl             // controlled: e.mu is held and g is returned
+	modeSkip                // the goroutine is unwinding an ended run: do nothing
+)
+
+// enter identifies the calling goroutine. With modeControl it returns with e.mu held.
+func (e *engine) enter() (*gstate, mode) {
+	if !e.active.Load() {
+		return nil, modePlain
+	}
+	id := goid()
+	e.mu.Lock()
+	g := e.byGoid[id]
+	if g == nil || g.status == gDone {
+		e.mu.Unlock()
+		return nil, modePlain
+	}
+	if g.abort || e.finished {
+		e.mu.Unlock()
+		return g, modeSkip
+	}
+	return g, modeControl
+}
+
+// point is a key point of g: g.p holds the pending operation. It returns,
+// with e.mu held, once g has been chosen to execute it (e.cur == g) or woken
+// as a rendezvous partner (g.partner). If the run ends meanwhile, g unwinds
+// with runtime.Goexit.
+func (e *engine) point(g *gstate) {
+	e.seq++
+	g.seq = e.seq
+	g.lastSite = g.p.site
+	if g != e.cur {
+		// A settling partner, or a detached goroutine coming back.
+		if g.status == gDetached {
+			e.detached--
+		}
+		g.status = gParked
+		if g.settling {
+			g.settling = false
+			e.transit--
+			if e.transit == 0 {
+				e.cond.Broadcast()
+			}
+		}
+		if e.cur == nil && e.transit == 0 && !e.finished {
+			// Nobody is running (everyone else was blocked or detached): decide now.
+			e.decide(g)
+			if e.cur == g {
+				return
+			}
+		}
+		e.park(g)
+		return
+	}
+	g.status = gParked
+	e.decide(g)
+	if e.cur == g {
+		return
+	}
+	e.park(g)
+}
+
+// park waits until g is chosen, fired as a partner, or aborted. e.mu is held on entry and exit.
+func (e *engine) park(g *gstate) {
+	for {
+		e.mu.Unlock()
+		<-g.wake
+		e.mu.Lock()
+		if g.abort {
+			g.status = gDone
+			e.mu.Unlock()
+			g.unwind()
+		}
+		if e.cur == g || g.partner {
+			g.status = gRunning
+			return
+		}
+	}
+}
+
+// unwind ends g's goroutine, running its deferred calls. A test goroutine
+// must not simply Goexit (package testing treats that as a fatal misuse), so
+// it leaves through SkipNow.
+func (g *gstate) unwind() {
+	if g.t != nil {
+		g.t.SkipNow()
+	}
+	runtime.Goexit()
+}
+
+func (e *engine) wakeUp(g *gstate) {
+	select {
+	case g.wake <- struct{}{}:
+	default:
+	}
+}
+
+// decide picks the next goroutine and makes it current. from is the deciding
+// goroutine (parked at its key point) or nil. e.mu is held.
+func (e *engine) decide(from *gstate) {
+	for e.transit > 0 && !e.finished {
+		e.cond.Wait()
+	}
+	for !e.finished {
+		enabled := e.enabled()
+		if len(enabled) == 0 {
+			if e.clock.advance(e) {
+				continue
+			}
+			if e.detached > 0 {
+				// Someone runs outside control; it decides when it comes back,
+				// or the watchdog ends the run.
+				e.cur = nil
+				return
+			}
+			e.allBlocked()
+			return
+		}
+		e.steps++
+		if e.cfg.maxSteps > 0 && e.steps > e.cfg.maxSteps {
+			e.report(bug{kind: "hang", message: fmt.Sprintf("the schedule exceeded %d steps (livelock or unbounded loop); use -steps to raise the limit", e.cfg.maxSteps), location: enabled[0].p.site})
+			e.stop()
+			return
+		}
+		evs := make([]strategy.Event, len(enabled))
+		for i, g := range enabled {
+			evs[i] = strategy.Event{G: g.id, Op: g.p.op, Obj: g.p.obj, Site: g.p.site}
+		}
+		var i int
+		if e.replay != nil {
+			i = e.replay.next(e, enabled)
+			if i < 0 {
+				return // diverged: the replayer stopped the run
+			}
+		} else {
+			i = e.strat.Next(evs)
+			if i < 0 || i >= len(enabled) {
+				panic(fmt.Sprintf("period: strategy %s picked %d of %d enabled goroutines", e.strat.Name(), i, len(enabled)))
+			}
+		}
+		next := enabled[i]
+		e.events = append(e.events, evs[i])
+		e.entries = append(e.entries, trace.Entry{G: next.path, Op: next.p.op.String(), Site: next.p.site})
+		if e.traceTo != nil {
+			fmt.Fprintf(e.traceTo, "step %s %s %s\n", next.path, next.p.op, next.p.site)
+		}
+		e.lastStep.Store(time.Now().UnixNano())
+		e.cur = next
+		next.status = gRunning
+		if next != from {
+			e.wakeUp(next)
+		}
+		return
+	}
+}
+
+// enabled lists the parked goroutines whose pending operation can complete, by GID.
+func (e *engine) enabled() []*gstate {
+	var en []*gstate
+	for _, g := range e.gs {
+		if g.status == gParked && e.ready(g) {
+			en = append(en, g)
+		}
+	}
+	sort.Slice(en, func(i, j int) bool { return en[i].id < en[j].id })
+	return en
+}
+
+func (e *engine) ready(g *gstate) bool {
+	p := &g.p
+	switch p.op {
+	case strategy.OpSend:
+		return e.chanReady(g, p.ch, true)
+	case strategy.OpRecv:
+		return e.chanReady(g, p.ch, false)
+	case strategy.OpSelect:
+		if p.hasDefault {
+			return true
+		}
+		for _, c := range p.cases {
+			if e.chanReady(g, c.ch, c.send) {
+				return true
+			}
+		}
+		return false
+	case strategy.OpSleep:
+		return e.clock.now >= p.wakeAt
+	}
+	if p.ready != nil {
+		return p.ready()
+	}
+	return true
+}
+
+// choose asks the strategy (or the replay) to pick one of n alternatives at g's key point.
+func (e *engine) choose(g *gstate, n int) int {
+	var k int
+	if e.replay != nil {
+		k = e.replay.choose(e, n)
+	} else {
+		k = e.strat.Choose(strategy.Event{G: g.id, Op: g.p.op, Obj: g.p.obj, Site: g.p.site}, n)
+	}
+	if k < 0 || k >= n {
+		k = 0
+	}
+	e.entries = append(e.entries, trace.Entry{Choice: true, N: n, K: k})
+	return k
+}
+
+// allBlocked handles the state where no controlled goroutine can move.
+func (e *engine) allBlocked() {
+	var stuck []*gstate
+	for _, g := range e.gs {
+		if g.status == gParked || g.status == gSubtest {
+			stuck = append(stuck, g)
+		}
+	}
+	switch {
+	case !e.rootDone:
+		e.report(bug{kind: "deadlock", message: "all goroutines are blocked:\n" + describeStuck(stuck), location: stuckLocation(stuck)})
+	case len(stuck) > 0:
+		e.report(bug{kind: "leak", message: fmt.Sprintf("%d goroutine(s) still blocked after the test returned:\n%s", len(stuck), describeStuck(stuck)), location: stuckLocation(stuck)})
+	}
+	e.finish()
+}
+
+func describeStuck(stuck []*gstate) string {
+	var s string
+	for _, g := range stuck {
+		what := g.p.op.String()
+		if g.status == gSubtest {
+			what = "t.Run (waiting for its subtest)"
+		}
+		s += fmt.Sprintf("  goroutine g%s blocked on %s at %s\n", g.path, what, g.p.site)
+	}
+	return s
+}
+
+func stuckLocation(stuck []*gstate) string {
+	for _, g := range stuck {
+		if g.path != "0" {
+			return g.p.site
+		}
+	}
+	if len(stuck) > 0 {
+		return stuck[0].p.site
+	}
+	return ""
+}
+
+func (e *engine) report(b bug) {
+	e.bugs = append(e.bugs, b)
+	if e.cfg.onBug != nil {
+		e.cfg.onBug(e, b)
+	}
+}
+
+// stop ends the run after a bug: every goroutine unwinds.
+func (e *engine) stop() {
+	e.stopping = true
+	e.finish()
+}
+
+// finish marks the run over and releases everyone waiting on it.
+func (e *engine) finish() {
+	if e.finished {
+		return
+	}
+	e.finished = true
+	e.cur = nil
+	for _, g := range e.gs {
+		if g.status != gDone && g.status != gSubtest {
+			g.abort = true
+			e.wakeUp(g)
+		}
+	}
+	e.cond.Broadcast()
+	close(e.runDone)
+}
+
+// spawn creates a controlled goroutine running f; it starts parked at its start key point.
+func (e *engine) spawn(parent *gstate, site string, f func()) {
+	g := e.newG(parent)
+	g.status = gParked
+	g.p = pending{op: strategy.OpStart, site: site}
+	e.seq++
+	g.seq = e.seq
+	e.exited.Add(1)
+	go e.goroutineMain(g, f)
+}
+
+func (e *engine) goroutineMain(g *gstate, f func()) {
+	defer e.exited.Done()
+	e.mu.Lock()
+	g.goid = goid()
+	e.byGoid[g.goid] = g
+	if e.finished || g.abort {
+		g.status = gDone
+		e.mu.Unlock()
+		return
+	}
+	e.park(g) // until chosen for the start key point
+	e.mu.Unlock()
+	normal := false
+	defer func() {
+		r := recover()
+		e.exit(g, r, normal)
+	}()
+	f()
+	normal = true
+}
+
+// exit records the end of g. r is a recovered panic value, if any.
+func (e *engine) exit(g *gstate, r any, normal bool) {
+	var stack []byte
+	if r != nil {
+		stack = panicStack()
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	wasCur := e.cur == g
+	delete(e.byGoid, g.goid)
+	if g.status == gDetached {
+		e.detached--
+	}
+	g.status = gDone
+	if g.settling {
+		g.settling = false
+		e.transit--
+		e.cond.Broadcast()
+	}
+	if e.finished {
+		return
+	}
+	if r != nil {
+		e.report(bug{kind: "panic", message: fmt.Sprintf("panic in goroutine g%s: %v\n%s", g.path, r, stack), location: panicLocation(stack)})
+		e.stop()
+		return
+	}
+	if wasCur || e.cur == nil {
+		e.cur = nil
+		e.decide(nil)
+	}
+}
+
+// run executes f once under control as goroutine "0" (the calling goroutine,
+// which is the test's goroutine). failed reports whether the test has failed.
+func (e *engine) run(t *testing.T, f func()) {
+	failed := t.Failed
+	e.mu.Lock()
+	root := e.newG(nil)
+	root.t = t
+	root.goid = goid()
+	e.byGoid[root.goid] = root
+	e.cur = root
+	root.status = gRunning
+	root.p = pending{op: strategy.OpStart, site: "test"}
+	e.failed = failed
+	e.active.Store(true)
+	e.lastStep.Store(time.Now().UnixNano())
+	stopWatch := e.watchdog()
+	// Deferred: the root may unwind with runtime.Goexit (t.FailNow, or the run ended).
+	defer func() {
+		<-e.runDone
+		stopWatch()
+		e.mu.Lock()
+		if len(e.bugs) == 0 && failed != nil && failed() {
+			e.report(bug{kind: "fail", message: "the test failed"})
+		}
+		e.mu.Unlock()
+		e.teardown()
+	}()
+	e.point(root)
+	e.mu.Unlock()
+
+	normal := false
+	defer func() {
+		r := recover()
+		if !normal {
+			e.rootExit(root, r)
+		}
+	}()
+	f()
+	normal = true
+	e.rootExit(root, nil)
+}
+
+// rootExit is the end of the test function: the other goroutines go on until
+// they finish or block (then they leak).
+func (e *engine) rootExit(root *gstate, r any) {
+	var stack []byte
+	if r != nil {
+		stack = panicStack()
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.rootDone = true
+	delete(e.byGoid, root.goid)
+	root.status = gDone
+	if e.finished {
+		return
+	}
+	if r != nil {
+		e.report(bug{kind: "panic", message: fmt.Sprintf("panic in the test goroutine: %v\n%s", r, stack), location: panicLocation(stack)})
+		e.stop()
+		return
+	}
+	if e.failed != nil && e.failed() {
+		e.report(bug{kind: "fail", message: "the test failed"})
+		e.stop()
+		return
+	}
+	if e.cur == root || e.cur == nil {
+		e.cur = nil
+		e.decide(nil)
+	}
+}
+
+// teardown waits for the run's goroutines to unwind; a goroutine stuck in
+// uncontrolled code is abandoned (it can no longer reach the engine).
+func (e *engine) teardown() {
+	done := make(chan struct{})
+	go func() { e.exited.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(e.cfg.watchdog * 4):
+	}
+	e.active.Store(false)
+}
+
+// watchdog detaches a current goroutine that runs too long without reaching a
+// key point, so that the others can go on; a run with nothing left but
+// detached goroutines for too long is a hang.
+func (e *engine) watchdog() (stop func()) {
+	quit := make(chan struct{})
+	limit := e.cfg.watchdog
+	go func() {
+		tick := time.NewTicker(limit / 4)
+		defer tick.Stop()
+		var idleSince time.Time
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+			}
+			e.mu.Lock()
+			if e.finished {
+				e.mu.Unlock()
+				return
+			}
+			now := time.Now()
+			if g := e.cur; g != nil && e.transit == 0 && now.UnixNano()-e.lastStep.Load() > int64(limit) {
+				g.status = gDetached
+				e.detached++
+				e.cur = nil
+				e.decide(nil)
+			}
+			if e.cur == nil && e.detached > 0 && e.transit == 0 {
+				if idleSince.IsZero() {
+					idleSince = now
+				} else if now.Sub(idleSince) > e.cfg.hangAfter {
+					var where string
+					for _, g := range e.gs {
+						if g.status == gDetached {
+							where = g.lastSite
+							e.report(bug{kind: "hang", message: fmt.Sprintf("goroutine g%s ran for over %v without reaching a key point (spinning, or blocked in code Period does not control) after %s", g.path, e.cfg.hangAfter, g.lastSite), location: where})
+							break
+						}
+					}
+					e.stop()
+					e.mu.Unlock()
+					return
+				}
+			} else {
+				idleSince = time.Time{}
+			}
+			e.mu.Unlock()
+		}
+	}()
+	return func() { close(quit) }
+}
+
+func panicStack() []byte {
+	buf := make([]byte, 16<<10)
+	return buf[:runtime.Stack(buf, false)]
+}
+
+// unsafePtr returns the address of any pointer-shaped value.
+func unsafePtr(p unsafe.Pointer) uintptr { return uintptr(p) }

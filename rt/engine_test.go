@@ -1,0 +1,337 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"encoding/json"
+	"math/rand"
+	"os/exec"
+	"path/filepath"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/period-dev/period/strategy"
+	"github.com/period-dev/period/trace"
+)
+
+// testRandom is a minimal seeded random strategy, so that the engine's tests
+// do not depend on package strategy's implementations.
+type testRandom struct {
+	r    *rand.Rand
+	runs int
+	max  int
+}
+
+func (s *testRandom) Name() string                       { return "test-random" }
+func (s *testRandom) Begin() bool                        { s.runs++; return s.runs <= s.max }
+func (s *testRandom) Next(en []strategy.Event) int       { return s.r.Intn(len(en)) }
+func (s *testRandom) Choose(at strategy.Event, n int) int { return s.r.Intn(n) }
+func (s *testRandom) End(r *strategy.Run)                {}
+
+// programs are the hand-instrumented test bodies the engine tests explore.
+// Each runs in a child process (this test binary re-executed), exactly as
+// the period command runs instrumented tests: failing schedules must not fail
+// the tests of this package, and a run may end the process.
+var programs = map[string]func(*testing.T){}
+
+func init() {
+	strategy.Register("test-random", func(o strategy.Options) strategy.Strategy {
+		return &testRandom{r: rand.New(rand.NewSource(o.Seed)), max: o.Budget}
+	})
+}
+
+// TestChild is the child-process entry point.
+func TestChild(t *testing.T) {
+	name := os.Getenv("PERIOD_TEST_PROGRAM")
+	if name == "" {
+		t.Skip("child process entry point")
+	}
+	Explore(t, []Test{{Name: name, F: programs[name]}})
+}
+
+// runChild explores program name in a child process and returns its summary.
+func runChild(t *testing.T, name string, cfg Config) Summary {
+	t.Helper()
+	dir := t.TempDir()
+	if cfg.Strategy == "" {
+		cfg.Strategy = "test-random"
+	}
+	cfg.OutDir = dir
+	cfg.Results = filepath.Join(dir, "results.jsonl")
+	if cfg.MaxSteps == 0 {
+		cfg.MaxSteps = 10000
+	}
+	if cfg.Watchdog == 0 {
+		cfg.Watchdog = 200 * time.Millisecond
+		cfg.HangAfter = time.Second
+	}
+	b, _ := json.Marshal(cfg)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "PERIOD_CONFIG="+string(b), "PERIOD_TEST_PROGRAM="+name)
+	out, _ := cmd.CombinedOutput()
+	data, err := os.ReadFile(cfg.Results)
+	if err != nil {
+		t.Fatalf("child wrote no results: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var s Summary
+		if json.Unmarshal([]byte(line), &s) == nil && s.Action == "summary" {
+			return s
+		}
+	}
+	t.Fatalf("child wrote no summary:\n%s\n%s", data, out)
+	return Summary{}
+}
+
+func kinds(s Summary) string {
+	var k []string
+	for _, b := range s.Bugs {
+		k = append(k, b.Kind)
+	}
+	return strings.Join(k, ",")
+}
+
+// Hand-instrumented programs: written the way the instrumenter rewrites
+// source, every operation goes through a hook.
+
+var counter int
+
+func init() {
+	programs["lost"] = func(t *testing.T) {
+		var wg WaitGroupish
+		for i := 0; i < 2; i++ {
+			WGAdd("wg.add", &wg.WaitGroup, 1)
+			Go("go", func() {
+				defer WGDone("done", &wg.WaitGroup)
+				v := *R("read", &counter)
+				*W("write", &counter) = v + 1
+			})
+		}
+		WGWait("wait", &wg.WaitGroup)
+		if *R("check", &counter) != 2 {
+			t.Errorf("counter = %d, want 2", counter)
+		}
+	}
+	// counter is reset before every run by the package-state snapshot.
+	Globals(func() func() { c := counter; return func() { counter = c } })
+
+	programs["abba"] = func(t *testing.T) {
+		var a, b Mutexish
+		done := make(chan bool)
+		Go("g1", func() {
+			Lock("g1.lockA", &a.Mutex)
+			Lock("g1.lockB", &b.Mutex)
+			Unlock("g1.unlockB", &b.Mutex)
+			Unlock("g1.unlockA", &a.Mutex)
+			Send("g1.done", done, true)
+		})
+		Lock("t.lockB", &b.Mutex)
+		Lock("t.lockA", &a.Mutex)
+		Unlock("t.unlockA", &a.Mutex)
+		Unlock("t.unlockB", &b.Mutex)
+		Recv("t.wait", done)
+	}
+	programs["ok"] = func(t *testing.T) {
+		var mu Mutexish
+		var wg WaitGroupish
+		n := 0
+		ch := make(chan int)
+		res := make(chan int, 3)
+		for i := 0; i < 3; i++ {
+			WGAdd("add", &wg.WaitGroup, 1)
+			Go("worker", func() {
+				defer WGDone("done", &wg.WaitGroup)
+				v := Recv("recv", ch)
+				Lock("lock", &mu.Mutex)
+				*W("n", &n) = *R("n", &n) + v
+				Unlock("unlock", &mu.Mutex)
+				Send("res", res, v)
+			})
+		}
+		for i := 1; i <= 3; i++ {
+			Send("send", ch, i)
+		}
+		WGWait("wait", &wg.WaitGroup)
+		Close("close", res)
+		sum := 0
+		for v, ok := Recv2("range", res); ok; v, ok = Recv2("range", res) {
+			sum += v
+		}
+		if n != 6 || sum != 6 {
+			t.Errorf("n=%d sum=%d", n, sum)
+		}
+	}
+	programs["select"] = func(t *testing.T) {
+		a := make(chan int, 1)
+		b := make(chan int, 1)
+		Send("a", a, 1)
+		Send("b", b, 2)
+		c0, c1 := a, b
+		sel := Select("sel", false, RecvCase(c0), RecvCase(c1))
+		select {
+		case v := <-RecvIf(sel, 0, c0):
+			if v == 2 {
+				t.Error("case 0 fired")
+			}
+		case <-RecvIf(sel, 1, c1):
+			t.Error("case 1 fired")
+		}
+	}
+	programs["leak"] = func(t *testing.T) {
+		ch := make(chan int)
+		Go("sender", func() { Send("abandoned", ch, 1) })
+	}
+	programs["dblclose"] = func(t *testing.T) {
+		ch := make(chan int)
+		Go("closer", func() { Close("close1", ch) })
+		Close("close2", ch)
+	}
+	programs["unlock"] = func(t *testing.T) {
+		var m Mutexish
+		Unlock("bad", &m.Mutex)
+	}
+	programs["time"] = func(t *testing.T) {
+		start := Now()
+		Sleep("sleep", time.Hour)
+		if d := Since(start); d != time.Hour {
+			t.Errorf("slept %v", d)
+		}
+		ctx, cancel := WithTimeout(contextBackground(), time.Minute)
+		defer cancel()
+		tick := NewTicker("ticker", 10*time.Second)
+		n := 0
+	loop:
+		for {
+			c0, c1 := ctx.Done(), tick.C
+			sel := Select("sel", false, RecvCase(c0), RecvCase(c1))
+			select {
+			case <-RecvIf(sel, 0, c0):
+				break loop
+			case <-RecvIf(sel, 1, c1):
+				n++
+			}
+		}
+		if ctx.Err() == nil || n < 5 || n > 6 {
+			t.Errorf("err=%v ticks=%d", ctx.Err(), n)
+		}
+	}
+	programs["spin"] = func(t *testing.T) {
+		Go("spinner", func() {
+			for { // no key point: only the watchdog can help
+			}
+		})
+		Sleep("sleep", time.Millisecond)
+	}
+	programs["replay"] = func(t *testing.T) {
+		x := new(int)
+		done := make(chan bool, 2)
+		for i := 0; i < 2; i++ {
+			Go("go", func() {
+				v := *R("read", x)
+				Gosched("yield")
+				*W("write", x) = v + 1
+				Send("done", done, true)
+			})
+		}
+		Recv("wait", done)
+		Recv("wait", done)
+		if *R("check", x) != 2 {
+			t.Errorf("x = %d", *x)
+		}
+	}
+}
+
+func TestLostUpdateIsFound(t *testing.T) {
+	s := runChild(t, "lost", Config{Budget: 200, Seed: 1})
+	if kinds(s) != "fail" {
+		t.Fatalf("want the lost update as a fail, got %q after %d schedules", kinds(s), s.Schedules)
+	}
+}
+
+func TestABBADeadlockIsFoundWithBlockedOps(t *testing.T) {
+	s := runChild(t, "abba", Config{Budget: 200, Seed: 2})
+	if kinds(s) != "deadlock" {
+		t.Fatalf("want a deadlock, got %+v", s.Bugs)
+	}
+	m := s.Bugs[0].Message
+	if !strings.Contains(m, "lock at g1.lockB") || !strings.Contains(m, "lock at t.lockA") {
+		t.Errorf("deadlock report must name each blocked operation:\n%s", m)
+	}
+}
+
+func TestCorrectProgramReportsNothing(t *testing.T) {
+	s := runChild(t, "ok", Config{Budget: 300, Seed: 3, Continue: true})
+	if len(s.Bugs) != 0 || s.Schedules != 300 {
+		t.Fatalf("correct program: got bugs %+v in %d schedules", s.Bugs, s.Schedules)
+	}
+}
+
+func TestSelectCoversEveryReadyCase(t *testing.T) {
+	s := runChild(t, "select", Config{Budget: 50, Seed: 4})
+	if kinds(s) != "fail" {
+		t.Fatalf("both ready cases must fire across schedules: %+v", s)
+	}
+}
+
+func TestLeakPanicAndFatalKinds(t *testing.T) {
+	if s := runChild(t, "leak", Config{Budget: 5, Seed: 5}); kinds(s) != "leak" || !strings.Contains(s.Bugs[0].Message, "abandoned") {
+		t.Fatalf("want leak at the abandoned send, got %+v", s.Bugs)
+	}
+	if s := runChild(t, "dblclose", Config{Budget: 50, Seed: 6}); kinds(s) != "panic" || !strings.Contains(s.Bugs[0].Message, "close of closed channel") {
+		t.Fatalf("want panic on double close, got %+v", s.Bugs)
+	}
+	if s := runChild(t, "unlock", Config{Budget: 1, Seed: 7}); kinds(s) != "panic" || !strings.Contains(s.Bugs[0].Message, "unlock of unlocked mutex") {
+		t.Fatalf("want unlock-of-unlocked, got %+v", s.Bugs)
+	}
+}
+
+func TestVirtualTimeAndContexts(t *testing.T) {
+	realStart := time.Now()
+	s := runChild(t, "time", Config{Budget: 5, Seed: 8, Continue: true})
+	if len(s.Bugs) != 0 || s.Schedules != 5 {
+		t.Fatalf("virtual time: %+v", s)
+	}
+	if time.Since(realStart) > time.Minute {
+		t.Fatal("virtual time slept for real")
+	}
+}
+
+func TestSpinningGoroutineIsReportedAsHang(t *testing.T) {
+	s := runChild(t, "spin", Config{Budget: 1, Seed: 9})
+	if kinds(s) != "hang" {
+		t.Fatalf("want hang, got %+v", s.Bugs)
+	}
+}
+
+func TestReplayReproducesEveryTime(t *testing.T) {
+	s := runChild(t, "replay", Config{Budget: 300, Seed: 10})
+	if len(s.Bugs) != 1 {
+		t.Fatalf("want one bug, got %+v", s.Bugs)
+	}
+	tr, err := trace.ReadFile(s.Bugs[0].Replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first string
+	for i := 0; i < 10; i++ {
+		rs := runChild(t, "replay", Config{Replay: s.Bugs[0].Replay})
+		if rs.Diverged != "" || kinds(rs) != "fail" {
+			t.Fatalf("replay %d: diverged=%q bugs=%+v", i, rs.Diverged, rs.Bugs)
+		}
+		if i == 0 {
+			first = rs.Bugs[0].Message
+		} else if rs.Bugs[0].Message != first {
+			t.Fatalf("replay %d differs", i)
+		}
+	}
+	// A record that does not match the program is a divergence, not followed blindly.
+	tr.Entries[len(tr.Entries)/2].Site = "elsewhere"
+	bad := filepath.Join(t.TempDir(), "bad.period")
+	tr.WriteFile(bad)
+	rs := runChild(t, "replay", Config{Replay: bad})
+	if rs.Diverged == "" {
+		t.Fatal("a replay that does not match the program must report a divergence")
+	}
+}

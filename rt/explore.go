@@ -1,0 +1,392 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/period-dev/period/strategy"
+	"github.com/period-dev/period/trace"
+)
+
+// Test is one test function handed to Explore by the generated driver.
+type Test struct {
+	Name string
+	F    func(*testing.T)
+}
+
+// Config is what the period command passes to the test process, as JSON in
+// the PERIOD_CONFIG environment variable.
+type Config struct {
+	Package  string
+	Dir      string
+	Run      string // regexp selecting tests
+	Strategy string
+	Seed     int64
+	Bound    int
+	Budget   int
+	Continue bool // keep exploring after a bug; report each distinct bug once
+	Focus    string
+
+	MaxSteps  int           // steps per schedule before a hang is reported
+	Watchdog  time.Duration // a goroutine without a key point for this long is detached
+	HangAfter time.Duration // nothing but detached goroutines for this long: hang
+
+	OutDir  string // where replay files go
+	Results string // JSON-lines file the results are appended to
+	Replay  string // replay this trace file instead of exploring
+
+	// Crash recovery: schedules (1-based) of Test to skip because they killed
+	// an earlier process, and the schedule to trace step by step to disk.
+	Skip      []int
+	TraceRun  int
+	TraceFile string
+}
+
+type config struct {
+	Config
+	maxSteps  int
+	watchdog  time.Duration
+	hangAfter time.Duration
+	onBug     func(*engine, bug)
+}
+
+func loadConfig() (Config, error) {
+	c := Config{Strategy: "random", Budget: 100, Seed: 1}
+	if s := os.Getenv("PERIOD_CONFIG"); s != "" {
+		if err := json.Unmarshal([]byte(s), &c); err != nil {
+			return c, fmt.Errorf("PERIOD_CONFIG: %v", err)
+		}
+	}
+	if c.MaxSteps == 0 {
+		c.MaxSteps = 100000
+	}
+	if c.Watchdog == 0 {
+		c.Watchdog = time.Second
+	}
+	if c.HangAfter == 0 {
+		c.HangAfter = 5 * time.Second
+	}
+	if c.OutDir == "" {
+		c.OutDir = os.TempDir()
+	}
+	return c, nil
+}
+
+// BugReport is one distinct bug in a summary.
+type BugReport struct {
+	Kind     string
+	Schedule int
+	Message  string
+	Location string
+	Replay   string
+}
+
+// Summary is the result of exploring one test.
+type Summary struct {
+	Action    string // "summary"
+	Package   string
+	Test      string
+	Strategy  string
+	Seed      int64
+	Bound     int
+	Schedules int
+	Steps     int
+	Elapsed   float64 // seconds
+	Bugs      []BugReport
+	Schedule  string `json:",omitempty"` // the first bug's schedule in the strategy's notation
+	Diverged  string `json:",omitempty"` // replay: where the run left the recorded interleaving
+	Exhausted bool   `json:",omitempty"` // the strategy explored its whole space
+}
+
+// progress is a line telling the parent which schedule runs (crash recovery).
+type progress struct {
+	Action   string // "run"
+	Test     string
+	Schedule int
+}
+
+type resultWriter struct {
+	mu sync.Mutex
+	f  *os.File
+}
+
+func (w *resultWriter) write(v any) {
+	if w == nil || w.f == nil {
+		return
+	}
+	b, _ := json.Marshal(v)
+	w.mu.Lock()
+	w.f.Write(append(b, '\n')) // unbuffered: survives the process dying right after
+	w.mu.Unlock()
+}
+
+var globals []func() (restore func())
+
+// Globals registers a snapshot of package-level variables; the engine resets
+// them before every run, so each schedule starts from the state after init.
+func Globals(snapshot func() (restore func())) bool {
+	globals = append(globals, snapshot)
+	return true
+}
+
+// Explore runs each test under the controlled scheduler, configured by the
+// period command through PERIOD_CONFIG.
+func Explore(t *testing.T, tests []Test) {
+	cfg, err := loadConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out *resultWriter
+	if cfg.Results != "" {
+		f, err := os.OpenFile(cfg.Results, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		out = &resultWriter{f: f}
+	}
+	var re *regexp.Regexp
+	if cfg.Run != "" {
+		if re, err = regexp.Compile(cfg.Run); err != nil {
+			t.Fatalf("-run: %v", err)
+		}
+	}
+	var restores []func()
+	for _, snap := range globals {
+		restores = append(restores, snap())
+	}
+	var rep *trace.Trace
+	if cfg.Replay != "" {
+		if rep, err = trace.ReadFile(cfg.Replay); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range tests {
+		if rep != nil && tt.Name != rep.Test || rep == nil && re != nil && !re.MatchString(tt.Name) {
+			continue
+		}
+		var s Summary
+		if rep != nil {
+			s = replayOne(t, tt, cfg, rep, restores)
+		} else {
+			s = exploreOne(t, tt, cfg, restores, out)
+		}
+		out.write(s)
+		if out == nil {
+			t.Logf("%+v", s)
+		}
+	}
+}
+
+func (e *engine) resetRun(idx int) {
+	e.runIdx = idx
+	e.gs = e.gs[:0]
+	e.byGoid = map[int64]*gstate{}
+	e.cur = nil
+	e.transit, e.detached, e.seq, e.steps = 0, 0, 0, 0
+	e.events = nil
+	e.entries = nil
+	e.stopping, e.finished, e.rootDone = false, false, false
+	e.runDone = make(chan struct{})
+	e.bugs = nil
+	e.models.reset()
+	e.clock.reset()
+	e.mem.reset()
+}
+
+func bugKey(b bug) string {
+	msg := b.message
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	if b.kind == "deadlock" || b.kind == "leak" || b.location != "" {
+		msg = ""
+	}
+	return b.kind + "|" + b.location + "|" + msg
+}
+
+func replayName(test string, schedule int, kind string) string {
+	return fmt.Sprintf("%s.s%d.%s.period", test, schedule, kind)
+}
+
+func exploreOne(t *testing.T, tt Test, cfg Config, restores []func(), out *resultWriter) Summary {
+	start := time.Now()
+	sum := Summary{Action: "summary", Package: cfg.Package, Test: tt.Name, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound}
+	if cfg.Strategy == "native" {
+		return exploreNative(t, tt, cfg, restores, sum, start)
+	}
+	st, err := strategy.New(cfg.Strategy, strategy.Options{Seed: cfg.Seed, Bound: cfg.Bound, Budget: cfg.Budget, Focus: cfg.Focus})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exploreWith(t, tt, cfg, st, restores, out, sum, start)
+}
+
+// exploreWith runs the exploration loop of one test with strategy st.
+func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restores []func(), out *resultWriter, sum Summary, start time.Time) Summary {
+	e := eng
+	e.cfg = config{Config: cfg, maxSteps: cfg.MaxSteps, watchdog: cfg.Watchdog, hangAfter: cfg.HangAfter}
+	e.strat = st
+	e.replay = nil
+	e.mem.shared = map[string]bool{}
+	e.mem.learned = nil
+	e.mem.frozen = false
+	skip := map[int]bool{}
+	for _, k := range cfg.Skip {
+		skip[k] = true
+	}
+	seen := map[string]bool{}
+	os.MkdirAll(cfg.OutDir, 0o755)
+	schedule := 0
+	e.cfg.onBug = func(e *engine, b bug) {
+		// Written before anything else can fail: the replay file first.
+		key := bugKey(b)
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		tr := e.traceOf(cfg, tt.Name, schedule, b)
+		path := filepath.Join(cfg.OutDir, replayName(tt.Name, schedule, b.kind))
+		if err := tr.WriteFile(path); err != nil {
+			path = "(replay file not written: " + err.Error() + ")"
+		}
+		br := BugReport{Kind: b.kind, Schedule: schedule, Message: b.message, Location: b.location, Replay: path}
+		sum.Bugs = append(sum.Bugs, br)
+		out.write(struct {
+			Action string
+			Test   string
+			BugReport
+		}{"bug", tt.Name, br})
+	}
+	for schedule < cfg.Budget {
+		if !st.Begin() {
+			sum.Exhausted = true
+			break
+		}
+		schedule++
+		for _, r := range restores {
+			r()
+		}
+		e.mu.Lock()
+		e.resetRun(schedule - 1)
+		e.mu.Unlock()
+		out.write(progress{Action: "run", Test: tt.Name, Schedule: schedule})
+		nb := len(sum.Bugs)
+		if skip[schedule] {
+			e.mu.Lock()
+			e.finished = true
+			e.mu.Unlock()
+		} else {
+			var tf *os.File
+			if cfg.TraceRun == schedule && cfg.TraceFile != "" {
+				tf, _ = os.Create(cfg.TraceFile)
+				e.traceTo = tf
+			}
+			t.Run(fmt.Sprintf("%s/s%d", tt.Name, schedule), func(t *testing.T) {
+				e.run(t, func() { tt.F(t) })
+			})
+			e.traceTo = nil
+			if tf != nil {
+				tf.Close()
+			}
+		}
+		e.mu.Lock()
+		run := &strategy.Run{Index: schedule - 1, Events: e.events, Paths: allPaths(), Buggy: len(e.bugs) > 0, Cut: e.stopping}
+		sum.Steps += e.steps
+		e.mu.Unlock()
+		st.End(run)
+		if len(sum.Bugs) > nb && sum.Schedule == "" {
+			if d, ok := st.(strategy.Describer); ok {
+				sum.Schedule = d.Describe()
+			}
+		}
+		if len(sum.Bugs) > 0 && !cfg.Continue {
+			break
+		}
+	}
+	sum.Schedules = schedule
+	sum.Elapsed = time.Since(start).Seconds()
+	return sum
+}
+
+// traceOf builds the replay record of the current run.
+func (e *engine) traceOf(cfg Config, test string, schedule int, b bug) *trace.Trace {
+	return &trace.Trace{
+		Package: cfg.Package, Dir: cfg.Dir, Test: test, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound,
+		Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
+		Shared: e.mem.sharedSites(), Entries: append([]trace.Entry(nil), e.entries...),
+	}
+}
+
+// exploreNative re-runs the test without any control: the baseline.
+func exploreNative(t *testing.T, tt Test, cfg Config, restores []func(), sum Summary, start time.Time) Summary {
+	for i := 1; i <= cfg.Budget; i++ {
+		for _, r := range restores {
+			r()
+		}
+		var panicked any
+		failed := false
+		t.Run(fmt.Sprintf("%s/s%d", tt.Name, i), func(t *testing.T) {
+			defer func() {
+				panicked = recover()
+				failed = t.Failed()
+			}()
+			tt.F(t)
+		})
+		sum.Schedules = i
+		var b *BugReport
+		if panicked != nil {
+			b = &BugReport{Kind: "panic", Schedule: i, Message: fmt.Sprint(panicked)}
+		} else if failed {
+			b = &BugReport{Kind: "fail", Schedule: i, Message: "the test failed"}
+		}
+		if b != nil {
+			sum.Bugs = append(sum.Bugs, *b)
+			if !cfg.Continue {
+				break
+			}
+		}
+	}
+	sum.Elapsed = time.Since(start).Seconds()
+	return sum
+}
+
+// panicLocation finds the first user frame ("file.go:line") of a panic stack.
+func panicLocation(stack []byte) string {
+	sc := bufio.NewScanner(strings.NewReader(string(stack)))
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, "\t") {
+			continue
+		}
+		loc := strings.TrimSpace(line)
+		if i := strings.LastIndex(loc, " +0x"); i >= 0 {
+			loc = loc[:i]
+		}
+		if strings.Contains(loc, "/src/runtime/") || strings.Contains(loc, "/src/testing/") ||
+			strings.Contains(loc, "/period/rt/") || strings.Contains(loc, "periodrt/rt/") || strings.Contains(loc, "/src/sync/") {
+			continue
+		}
+		return shortLoc(loc)
+	}
+	return ""
+}
+
+// shortLoc keeps the last two path elements of file:line.
+func shortLoc(loc string) string {
+	parts := strings.Split(loc, "/")
+	if len(parts) > 2 {
+		parts = parts[len(parts)-2:]
+	}
+	return strings.Join(parts, "/")
+}

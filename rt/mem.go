@@ -1,0 +1,135 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"sort"
+	"unsafe"
+
+	"github.com/period-dev/period/strategy"
+)
+
+// Shared-memory accesses are key points only where they can matter: at an
+// address that another goroutine already touched in this run, or at a site
+// that was seen touching shared memory in an earlier run. The learned site set
+// only grows and is part of every replay file, so runs stay reproducible while
+// goroutine-local data costs no scheduling points.
+
+type addrInfo struct {
+	owner strategy.GID
+	multi bool
+	sites []string // the owner's sites until the address becomes shared (at most a few)
+}
+
+type memState struct {
+	addrs  map[uintptr]*addrInfo
+	shared  map[string]bool // sites known to touch shared memory, fixed for the run
+	learned map[string]bool // sites found in this run; they join shared at the next run
+	frozen  bool            // replay: the site set comes from the replay file
+}
+
+// reset starts a run; what the previous run learned takes effect now, never
+// in the middle of a run, so that a run is reproduced by its starting set.
+func (m *memState) reset() {
+	m.addrs = map[uintptr]*addrInfo{}
+	if m.shared == nil {
+		m.shared = map[string]bool{}
+	}
+	if !m.frozen {
+		for s := range m.learned {
+			m.shared[s] = true
+		}
+	}
+	m.learned = map[string]bool{}
+}
+
+func (m *memState) sharedSites() []string {
+	s := make([]string, 0, len(m.shared))
+	for k := range m.shared {
+		s = append(s, k)
+	}
+	sort.Strings(s)
+	return s
+}
+
+func (e *engine) access(site string, addr uintptr, write bool) {
+	g, md := e.enter()
+	if md != modeControl {
+		return
+	}
+	m := &e.mem
+	info := m.addrs[addr]
+	if info == nil {
+		info = &addrInfo{owner: g.id}
+		m.addrs[addr] = info
+	} else if !info.multi && info.owner != g.id {
+		info.multi = true
+		for _, s := range info.sites {
+			m.learned[s] = true
+		}
+		m.learned[site] = true
+		info.sites = nil
+	}
+	if !info.multi && !m.shared[site] {
+		if len(info.sites) < 8 && (len(info.sites) == 0 || info.sites[len(info.sites)-1] != site) {
+			info.sites = append(info.sites, site)
+		}
+		e.mu.Unlock()
+		return
+	}
+	op := strategy.OpRead
+	if write {
+		op = strategy.OpWrite
+	}
+	g.p = pending{op: op, site: site, obj: addr}
+	e.point(g)
+	e.mu.Unlock()
+}
+
+// R is the key point before a read of *p; it returns p.
+func R[T any](site string, p *T) *T {
+	if eng.active.Load() {
+		eng.access(site, uintptr(unsafe.Pointer(p)), false)
+	}
+	return p
+}
+
+// W is the key point before a write of *p; it returns p.
+func W[T any](site string, p *T) *T {
+	if eng.active.Load() {
+		eng.access(site, uintptr(unsafe.Pointer(p)), true)
+	}
+	return p
+}
+
+func mapAddr[M any](m *M) uintptr { return *(*uintptr)(unsafe.Pointer(m)) }
+
+// MapR is the key point before reading an element of m; it returns m.
+func MapR[M ~map[K]V, K comparable, V any](site string, m M) M {
+	if eng.active.Load() && m != nil {
+		eng.access(site, mapAddr(&m), false)
+	}
+	return m
+}
+
+// MapW is the key point before writing (or deleting) an element of m; it returns m.
+func MapW[M ~map[K]V, K comparable, V any](site string, m M) M {
+	if eng.active.Load() && m != nil {
+		eng.access(site, mapAddr(&m), true)
+	}
+	return m
+}
+
+// Atomic is the key point before a sync/atomic operation on p (a pointer); it returns p.
+func Atomic[P any](site string, p P) P {
+	e := eng
+	if !e.active.Load() {
+		return p
+	}
+	g, md := e.enter()
+	if md == modeControl {
+		e.keyPoint(g, strategy.OpAtomic, site, *(*unsafe.Pointer)(unsafe.Pointer(&p)))
+		e.mu.Unlock()
+	}
+	return p
+}

@@ -1,0 +1,105 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/period-dev/period/trace"
+)
+
+// replayer follows a recorded interleaving step by step. It never consults a
+// strategy; if the program offers something else than the record at some
+// point, the run has diverged (nondeterminism Period does not control), and
+// the replay says where instead of pretending.
+type replayer struct {
+	t        *trace.Trace
+	pos      int
+	diverged string
+}
+
+func (r *replayer) diverge(e *engine, msg string) int {
+	if r.diverged == "" {
+		r.diverged = msg
+	}
+	e.stop()
+	return -1
+}
+
+func (r *replayer) next(e *engine, enabled []*gstate) int {
+	for r.pos < len(r.t.Entries) && r.t.Entries[r.pos].Choice {
+		return r.diverge(e, fmt.Sprintf("entry %d: the record makes a choice where the program is at a scheduling point", r.pos+1))
+	}
+	if r.pos >= len(r.t.Entries) {
+		// Past the record: the recorded failure should have happened by now.
+		return r.diverge(e, fmt.Sprintf("the program went on after the %d recorded entries", len(r.t.Entries)))
+	}
+	want := r.t.Entries[r.pos]
+	r.pos++
+	var offered []string
+	for i, g := range enabled {
+		if g.path == want.G {
+			if g.p.op.String() != want.Op || g.p.site != want.Site {
+				return r.diverge(e, fmt.Sprintf("entry %d: expected goroutine g%s at %s %s, found it at %s %s", r.pos, want.G, want.Op, want.Site, g.p.op, g.p.site))
+			}
+			return i
+		}
+		offered = append(offered, fmt.Sprintf("g%s %s %s", g.path, g.p.op, g.p.site))
+	}
+	return r.diverge(e, fmt.Sprintf("entry %d: expected goroutine g%s at %s %s, but it is not enabled; enabled: %s", r.pos, want.G, want.Op, want.Site, strings.Join(offered, ", ")))
+}
+
+func (r *replayer) choose(e *engine, n int) int {
+	if r.pos >= len(r.t.Entries) || !r.t.Entries[r.pos].Choice {
+		r.diverge(e, fmt.Sprintf("entry %d: the program makes a choice among %d that the record does not have", r.pos+1, n))
+		return 0
+	}
+	want := r.t.Entries[r.pos]
+	r.pos++
+	if want.N != n {
+		r.diverge(e, fmt.Sprintf("entry %d: the record chooses among %d alternatives, the program offers %d", r.pos, want.N, n))
+		return 0
+	}
+	return want.K
+}
+
+func replayOne(t *testing.T, tt Test, cfg Config, tr *trace.Trace, restores []func()) Summary {
+	start := time.Now()
+	sum := Summary{Action: "summary", Package: cfg.Package, Test: tt.Name, Strategy: "replay:" + tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, Schedules: 1}
+	e := eng
+	e.cfg = config{Config: cfg, maxSteps: cfg.MaxSteps, watchdog: cfg.Watchdog, hangAfter: cfg.HangAfter}
+	e.strat = nil
+	rep := &replayer{t: tr}
+	e.replay = rep
+	e.mem.shared = map[string]bool{}
+	for _, s := range tr.Shared {
+		e.mem.shared[s] = true
+	}
+	e.mem.frozen = true
+	for _, r := range restores {
+		r()
+	}
+	e.mu.Lock()
+	e.resetRun(0)
+	e.mu.Unlock()
+	t.Run(fmt.Sprintf("%s/replay", tt.Name), func(t *testing.T) {
+		e.run(t, func() { tt.F(t) })
+	})
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sum.Steps = e.steps
+	if rep.diverged != "" {
+		sum.Diverged = rep.diverged
+	} else if rep.pos < len(tr.Entries) {
+		sum.Diverged = fmt.Sprintf("the run ended after %d of %d recorded entries", rep.pos, len(tr.Entries))
+	}
+	for _, b := range e.bugs {
+		sum.Bugs = append(sum.Bugs, BugReport{Kind: b.kind, Schedule: tr.Schedule, Message: b.message, Location: b.location})
+	}
+	sum.Elapsed = time.Since(start).Seconds()
+	e.replay = nil
+	return sum
+}

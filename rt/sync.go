@@ -1,0 +1,498 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"fmt"
+	"reflect"
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"github.com/period-dev/period/strategy"
+)
+
+func goexit()  { runtime.Goexit() }
+func gosched() { runtime.Gosched() }
+
+// The sync primitives are modelled, not called: the engine keeps each
+// mutex's, WaitGroup's, Once's and Cond's state per run, keyed by address,
+// so that blocking is never real and misuse that Go treats as a fatal error
+// (unlock of an unlocked mutex) becomes a reported bug instead of a dead
+// process.
+
+type mutexModel struct {
+	held     bool
+	readers  int
+	announce *gstate // RWMutex: a writer that holds the writer slot and waits for readers
+}
+
+type onceModel struct {
+	running bool
+	done    bool
+}
+
+type condModel struct {
+	waiters  []*gstate
+	signaled map[*gstate]bool
+}
+
+type modelState struct {
+	mutex map[unsafe.Pointer]*mutexModel
+	wg    map[*sync.WaitGroup]*int
+	once  map[*sync.Once]*onceModel
+	cond  map[*sync.Cond]*condModel
+}
+
+func (m *modelState) reset() {
+	m.mutex = map[unsafe.Pointer]*mutexModel{}
+	m.wg = map[*sync.WaitGroup]*int{}
+	m.once = map[*sync.Once]*onceModel{}
+	m.cond = map[*sync.Cond]*condModel{}
+}
+
+func (e *engine) mutexOf(p unsafe.Pointer) *mutexModel {
+	mm := e.models.mutex[p]
+	if mm == nil {
+		mm = &mutexModel{}
+		e.models.mutex[p] = mm
+	}
+	return mm
+}
+
+// fatal reports misuse that the Go runtime treats as an unrecoverable error,
+// then ends the run. e.mu is held; the goroutine unwinds.
+func (e *engine) fatal(g *gstate, site, msg string) {
+	e.report(bug{kind: "panic", message: fmt.Sprintf("fatal error in goroutine g%s: %s", g.path, msg), location: site})
+	e.stop()
+	g.status = gDone
+	e.mu.Unlock()
+	g.unwind()
+}
+
+// keyPoint is a key point whose operation is always ready.
+func (e *engine) keyPoint(g *gstate, op strategy.Op, site string, obj unsafe.Pointer) {
+	g.p = pending{op: op, site: site, obj: uintptr(obj)}
+	e.point(g)
+}
+
+func (e *engine) lock(g *gstate, site string, p unsafe.Pointer) {
+	mm := e.mutexOf(p)
+	g.p = pending{op: strategy.OpLock, site: site, obj: uintptr(p), ready: func() bool { return !mm.held && mm.announce == nil }}
+	e.point(g)
+	if mm.readers > 0 {
+		// RWMutex writer: take the writer slot now (new readers block), then wait for the readers to leave.
+		mm.announce = g
+		g.p = pending{op: strategy.OpLock, site: site, obj: uintptr(p), ready: func() bool { return mm.readers == 0 }}
+		e.point(g)
+		mm.announce = nil
+	}
+	mm.held = true
+}
+
+func (e *engine) unlock(g *gstate, site string, p unsafe.Pointer, what string) {
+	e.keyPoint(g, strategy.OpUnlock, site, p)
+	mm := e.mutexOf(p)
+	if !mm.held {
+		e.fatal(g, site, "sync: unlock of unlocked "+what)
+	}
+	mm.held = false
+}
+
+// Lock is m.Lock().
+func Lock(site string, m *sync.Mutex) {
+	e := eng
+	g, md := e.enter()
+	switch md {
+	case modePlain:
+		m.Lock()
+	case modeControl:
+		e.lock(g, site, unsafe.Pointer(m))
+		e.mu.Unlock()
+	}
+}
+
+// Unlock is m.Unlock().
+func Unlock(site string, m *sync.Mutex) {
+	e := eng
+	g, md := e.enter()
+	switch md {
+	case modePlain:
+		m.Unlock()
+	case modeControl:
+		e.unlock(g, site, unsafe.Pointer(m), "mutex")
+		e.mu.Unlock()
+	}
+}
+
+func (e *engine) tryLock(g *gstate, site string, p unsafe.Pointer, read bool) bool {
+	e.keyPoint(g, strategy.OpTryLock, site, p)
+	mm := e.mutexOf(p)
+	if mm.held || mm.announce != nil || !read && mm.readers > 0 {
+		return false
+	}
+	if read {
+		mm.readers++
+	} else {
+		mm.held = true
+	}
+	return true
+}
+
+// TryLock is m.TryLock().
+func TryLock(site string, m *sync.Mutex) bool {
+	e := eng
+	g, md := e.enter()
+	switch md {
+	case modePlain:
+		return m.TryLock()
+	case modeSkip:
+		return false
+	}
+	ok := e.tryLock(g, site, unsafe.Pointer(m), false)
+	e.mu.Unlock()
+	return ok
+}
+
+// RWLock is m.Lock() on a RWMutex.
+func RWLock(site string, m *sync.RWMutex) {
+	e := eng
+	g, md := e.enter()
+	switch md {
+	case modePlain:
+		m.Lock()
+	case modeControl:
+		e.lock(g, site, unsafe.Pointer(m))
+		e.mu.Unlock()
+	}
+}
+
+// RWUnlock is m.Unlock() on a RWMutex.
+func RWUnlock(site string, m *sync.RWMutex) {
+	e := eng
+	g, md := e.enter()
+	switch md {
+	case modePlain:
+		m.Unlock()
+	case modeControl:
+		e.unlock(g, site, unsafe.Pointer(m), "RWMutex")
+		e.mu.Unlock()
+	}
+}
+
+// RLock is m.RLock(). A writer waiting for readers blocks new readers, as in Go.
+func RLock(site string, m *sync.RWMutex) {
+	e := eng
+	g, md := e.enter()
+	switch md {
+	case modePlain:
+		m.RLock()
+	case modeControl:
+		mm := e.mutexOf(unsafe.Pointer(m))
+		g.p = pending{op: strategy.OpRLock, site: site, obj: uintptr(unsafe.Pointer(m)), ready: func() bool { return !mm.held && mm.announce == nil }}
+		e.point(g)
+		mm.readers++
+		e.mu.Unlock()
+	}
+}
+
+// RUnlock is m.RUnlock().
+func RUnlock(site string, m *sync.RWMutex) {
+	e := eng
+	g, md := e.enter()
+	switch md {
+	case modePlain:
+		m.RUnlock()
+	case modeControl:
+		e.keyPoint(g, strategy.OpRUnlock, site, unsafe.Pointer(m))
+		mm := e.mutexOf(unsafe.Pointer(m))
+		if mm.readers == 0 {
+			e.fatal(g, site, "sync: RUnlock of unlocked RWMutex")
+		}
+		mm.readers--
+		e.mu.Unlock()
+	}
+}
+
+// RWTryLock is m.TryLock() on a RWMutex.
+func RWTryLock(site string, m *sync.RWMutex) bool {
+	e := eng
+	g, md := e.enter()
+	switch md {
+	case modePlain:
+		return m.TryLock()
+	case modeSkip:
+		return false
+	}
+	ok := e.tryLock(g, site, unsafe.Pointer(m), false)
+	e.mu.Unlock()
+	return ok
+}
+
+// TryRLock is m.TryRLock().
+func TryRLock(site string, m *sync.RWMutex) bool {
+	e := eng
+	g, md := e.enter()
+	switch md {
+	case modePlain:
+		return m.TryRLock()
+	case modeSkip:
+		return false
+	}
+	ok := e.tryLock(g, site, unsafe.Pointer(m), true)
+	e.mu.Unlock()
+	return ok
+}
+
+type rlocker struct{ m *sync.RWMutex }
+
+func (r rlocker) Lock()   { RLock("RLocker", r.m) }
+func (r rlocker) Unlock() { RUnlock("RLocker", r.m) }
+
+// RLocker is m.RLocker().
+func RLocker(m *sync.RWMutex) sync.Locker { return rlocker{m} }
+
+var stdRLockerType = reflect.TypeOf(new(sync.RWMutex).RLocker())
+
+// LockerLock is l.Lock() through a sync.Locker.
+func LockerLock(site string, l sync.Locker) {
+	switch x := l.(type) {
+	case *sync.Mutex:
+		Lock(site, x)
+	case *sync.RWMutex:
+		RWLock(site, x)
+	case rlocker:
+		RLock(site, x.m)
+	default:
+		if reflect.TypeOf(l) == stdRLockerType {
+			RLock(site, (*sync.RWMutex)(reflect.ValueOf(l).UnsafePointer()))
+			return
+		}
+		l.Lock()
+	}
+}
+
+// LockerUnlock is l.Unlock() through a sync.Locker.
+func LockerUnlock(site string, l sync.Locker) {
+	switch x := l.(type) {
+	case *sync.Mutex:
+		Unlock(site, x)
+	case *sync.RWMutex:
+		RWUnlock(site, x)
+	case rlocker:
+		RUnlock(site, x.m)
+	default:
+		if reflect.TypeOf(l) == stdRLockerType {
+			RUnlock(site, (*sync.RWMutex)(reflect.ValueOf(l).UnsafePointer()))
+			return
+		}
+		l.Unlock()
+	}
+}
+
+func (e *engine) wgCounter(wg *sync.WaitGroup) *int {
+	c := e.models.wg[wg]
+	if c == nil {
+		c = new(int)
+		e.models.wg[wg] = c
+	}
+	return c
+}
+
+// WGAdd is wg.Add(n).
+func WGAdd(site string, wg *sync.WaitGroup, n int) {
+	e := eng
+	g, md := e.enter()
+	switch md {
+	case modePlain:
+		wg.Add(n)
+		return
+	case modeSkip:
+		return
+	}
+	e.keyPoint(g, strategy.OpWGAdd, site, unsafe.Pointer(wg))
+	c := e.wgCounter(wg)
+	*c += n
+	neg := *c < 0
+	e.mu.Unlock()
+	if neg {
+		panic("sync: negative WaitGroup counter")
+	}
+}
+
+// WGDone is wg.Done().
+func WGDone(site string, wg *sync.WaitGroup) { WGAdd(site, wg, -1) }
+
+// WGWait is wg.Wait().
+func WGWait(site string, wg *sync.WaitGroup) {
+	e := eng
+	g, md := e.enter()
+	switch md {
+	case modePlain:
+		wg.Wait()
+		return
+	case modeSkip:
+		return
+	}
+	c := e.wgCounter(wg)
+	g.p = pending{op: strategy.OpWGWait, site: site, obj: uintptr(unsafe.Pointer(wg)), ready: func() bool { return *c == 0 }}
+	e.point(g)
+	e.mu.Unlock()
+}
+
+// WGGo is wg.Go(f).
+func WGGo(site string, wg *sync.WaitGroup, f func()) {
+	WGAdd(site, wg, 1)
+	Go(site, func() {
+		defer WGDone(site, wg)
+		f()
+	})
+}
+
+// OnceDo is o.Do(f). A second caller blocks until the first one's f returns.
+func OnceDo(site string, o *sync.Once, f func()) {
+	e := eng
+	g, md := e.enter()
+	switch md {
+	case modePlain:
+		o.Do(f)
+		return
+	case modeSkip:
+		return
+	}
+	om := e.models.once[o]
+	if om == nil {
+		om = &onceModel{}
+		e.models.once[o] = om
+	}
+	g.p = pending{op: strategy.OpOnce, site: site, obj: uintptr(unsafe.Pointer(o)), ready: func() bool { return !om.running }}
+	e.point(g)
+	if om.done {
+		e.mu.Unlock()
+		return
+	}
+	om.running = true
+	e.mu.Unlock()
+	defer func() {
+		e.mu.Lock()
+		om.running, om.done = false, true
+		e.mu.Unlock()
+	}()
+	o.Do(f)
+}
+
+// OnceFunc is sync.OnceFunc(f), built on OnceDo so that waiting is controlled.
+func OnceFunc(f func()) func() {
+	var once sync.Once
+	var p any
+	return func() {
+		OnceDo("sync.OnceFunc", &once, func() {
+			defer func() {
+				if r := recover(); r != nil {
+					p = r
+				}
+			}()
+			f()
+		})
+		if p != nil {
+			panic(p)
+		}
+	}
+}
+
+// OnceValue is sync.OnceValue(f).
+func OnceValue[T any](f func() T) func() T {
+	var v T
+	g := OnceFunc(func() { v = f() })
+	return func() T { g(); return v }
+}
+
+// OnceValues is sync.OnceValues(f).
+func OnceValues[T1, T2 any](f func() (T1, T2)) func() (T1, T2) {
+	var a T1
+	var b T2
+	g := OnceFunc(func() { a, b = f() })
+	return func() (T1, T2) { g(); return a, b }
+}
+
+// NewCond is sync.NewCond(l).
+func NewCond(l sync.Locker) *sync.Cond { return sync.NewCond(l) }
+
+func (e *engine) condOf(c *sync.Cond) *condModel {
+	cm := e.models.cond[c]
+	if cm == nil {
+		cm = &condModel{signaled: map[*gstate]bool{}}
+		e.models.cond[c] = cm
+	}
+	return cm
+}
+
+// CondWait is c.Wait(): unlock c.L, wait for a signal, lock c.L again.
+func CondWait(site string, c *sync.Cond) {
+	e := eng
+	g, md := e.enter()
+	switch md {
+	case modePlain:
+		c.Wait()
+		return
+	case modeSkip:
+		return
+	}
+	e.mu.Unlock()
+	LockerUnlock(site, c.L)
+	g, md = e.enter()
+	if md != modeControl {
+		return
+	}
+	cm := e.condOf(c)
+	cm.waiters = append(cm.waiters, g)
+	g.p = pending{op: strategy.OpCondWait, site: site, obj: uintptr(unsafe.Pointer(c)), ready: func() bool { return cm.signaled[g] }}
+	e.point(g)
+	delete(cm.signaled, g)
+	e.mu.Unlock()
+	LockerLock(site, c.L)
+}
+
+func condNotify(site string, c *sync.Cond, all bool) {
+	e := eng
+	g, md := e.enter()
+	switch md {
+	case modePlain:
+		if all {
+			c.Broadcast()
+		} else {
+			c.Signal()
+		}
+		return
+	case modeSkip:
+		return
+	}
+	e.keyPoint(g, strategy.OpCondSignal, site, unsafe.Pointer(c))
+	cm := e.condOf(c)
+	for len(cm.waiters) > 0 {
+		w := cm.waiters[0]
+		cm.waiters = cm.waiters[1:]
+		cm.signaled[w] = true
+		if !all {
+			break
+		}
+	}
+	e.mu.Unlock()
+}
+
+// CondSignal is c.Signal().
+func CondSignal(site string, c *sync.Cond) { condNotify(site, c, false) }
+
+// CondBroadcast is c.Broadcast().
+func CondBroadcast(site string, c *sync.Cond) { condNotify(site, c, true) }
+
+// SyncMap is a key point before a method call on a sync.Map.
+func SyncMap(site string, m *sync.Map) *sync.Map {
+	e := eng
+	g, md := e.enter()
+	if md == modeControl {
+		e.keyPoint(g, strategy.OpAtomic, site, unsafe.Pointer(m))
+		e.mu.Unlock()
+	}
+	return m
+}

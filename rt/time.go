@@ -1,0 +1,437 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/period-dev/period/strategy"
+)
+
+// Virtual time. Inside a controlled run, time.Now, sleeps, timers, tickers
+// and context deadlines use a clock that starts at a fixed instant and moves
+// only when every controlled goroutine is blocked: it then jumps to the
+// earliest wake-up. Tests that sleep for an hour finish at once, and timeouts
+// fire at reproducible points of the schedule.
+
+var epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+type vtimer struct {
+	when    int64
+	period  int64
+	ch      chan time.Time
+	f       func()
+	ctx     *vctx
+	active  bool
+	seq     int
+	creator *gstate
+}
+
+// futile reports a timer whose firing would change nothing: its channel
+// already holds an undelivered tick (a ticker nobody reads).
+func (t *vtimer) futile() bool { return t.ch != nil && len(t.ch) == cap(t.ch) }
+
+type vclock struct {
+	now    int64
+	seq    int
+	timers []*vtimer
+	byT    map[*time.Timer]*vtimer
+	byTk   map[*time.Ticker]*vtimer
+}
+
+func (c *vclock) reset() {
+	*c = vclock{byT: map[*time.Timer]*vtimer{}, byTk: map[*time.Ticker]*vtimer{}}
+}
+
+func (c *vclock) add(t *vtimer) {
+	c.seq++
+	t.seq = c.seq
+	t.active = true
+	c.timers = append(c.timers, t)
+}
+
+// advance moves the clock to the next wake-up (a sleeping goroutine or a
+// timer) and fires what is due. It reports whether anything can happen.
+func (c *vclock) advance(e *engine) bool {
+	next := int64(-1)
+	for _, g := range e.gs {
+		if g.status == gParked && g.p.op == strategy.OpSleep && (next < 0 || g.p.wakeAt < next) {
+			next = g.p.wakeAt
+		}
+	}
+	for _, t := range c.timers {
+		if t.active && (next < 0 || t.when < next) && !t.futile() {
+			next = t.when
+		}
+	}
+	if next < 0 {
+		return false
+	}
+	if next > c.now {
+		c.now = next
+	}
+	c.fire(e)
+	return true
+}
+
+func (c *vclock) fire(e *engine) {
+	var due []*vtimer
+	for _, t := range c.timers {
+		if t.active && t.when <= c.now {
+			due = append(due, t)
+		}
+	}
+	sort.Slice(due, func(i, j int) bool {
+		if due[i].when != due[j].when {
+			return due[i].when < due[j].when
+		}
+		return due[i].seq < due[j].seq
+	})
+	for _, t := range due {
+		now := epoch.Add(time.Duration(c.now))
+		switch {
+		case t.ch != nil:
+			select {
+			case t.ch <- now:
+			default: // a ticker drops ticks nobody took
+			}
+		case t.f != nil:
+			parent := t.creator
+			if parent == nil && len(e.gs) > 0 {
+				parent = e.gs[0]
+			}
+			e.spawn(parent, "time.AfterFunc", t.f)
+		case t.ctx != nil:
+			t.ctx.cancel(context.DeadlineExceeded, t.ctx.cause)
+		}
+		if t.period > 0 {
+			t.when += t.period
+		} else {
+			t.active = false
+		}
+	}
+	live := c.timers[:0]
+	for _, t := range c.timers {
+		if t.active {
+			live = append(live, t)
+		}
+	}
+	c.timers = live
+}
+
+// clockNow returns the current instant, virtual inside a controlled run.
+func clockNow() time.Time {
+	e := eng
+	if !e.active.Load() {
+		return time.Now()
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return epoch.Add(time.Duration(e.clock.now))
+}
+
+// Now is time.Now().
+func Now() time.Time { return clockNow() }
+
+// Since is time.Since(t).
+func Since(t time.Time) time.Duration { return clockNow().Sub(t) }
+
+// Until is time.Until(t).
+func Until(t time.Time) time.Duration { return t.Sub(clockNow()) }
+
+// Sleep is time.Sleep(d): the goroutine blocks until the clock reaches now+d.
+func Sleep(site string, d time.Duration) {
+	e := eng
+	g, md := e.enter()
+	switch md {
+	case modePlain:
+		time.Sleep(d)
+		return
+	case modeSkip:
+		return
+	}
+	if d < 0 {
+		d = 0
+	}
+	g.p = pending{op: strategy.OpSleep, site: site, wakeAt: e.clock.now + int64(d)}
+	e.point(g)
+	e.mu.Unlock()
+}
+
+// newTimer registers a virtual timer when the caller is controlled.
+func newTimer(d time.Duration, period time.Duration, ch chan time.Time, f func()) (*vtimer, bool) {
+	e := eng
+	g, md := e.enter()
+	if md != modeControl {
+		return nil, false
+	}
+	defer e.mu.Unlock()
+	if d < 0 {
+		d = 0
+	}
+	t := &vtimer{when: e.clock.now + int64(d), period: int64(period), ch: ch, f: f, creator: g}
+	e.clock.add(t)
+	return t, true
+}
+
+// After is time.After(d).
+func After(site string, d time.Duration) <-chan time.Time {
+	ch := make(chan time.Time, 1)
+	if _, ok := newTimer(d, 0, ch, nil); !ok {
+		return time.After(d)
+	}
+	return ch
+}
+
+// Tick is time.Tick(d).
+func Tick(site string, d time.Duration) <-chan time.Time {
+	if d <= 0 {
+		return nil
+	}
+	ch := make(chan time.Time, 1)
+	if _, ok := newTimer(d, d, ch, nil); !ok {
+		return time.Tick(d)
+	}
+	return ch
+}
+
+// NewTimer is time.NewTimer(d). Its channel is fed by the virtual clock;
+// Stop and Reset must go through TimerStop and TimerReset.
+func NewTimer(site string, d time.Duration) *time.Timer {
+	ch := make(chan time.Time, 1)
+	vt, ok := newTimer(d, 0, ch, nil)
+	if !ok {
+		return time.NewTimer(d)
+	}
+	t := &time.Timer{C: ch}
+	eng.mu.Lock()
+	eng.clock.byT[t] = vt
+	eng.mu.Unlock()
+	return t
+}
+
+// AfterFunc is time.AfterFunc(d, f): f runs in its own controlled goroutine.
+func AfterFunc(site string, d time.Duration, f func()) *time.Timer {
+	vt, ok := newTimer(d, 0, nil, f)
+	if !ok {
+		return time.AfterFunc(d, f)
+	}
+	t := &time.Timer{}
+	eng.mu.Lock()
+	eng.clock.byT[t] = vt
+	eng.mu.Unlock()
+	return t
+}
+
+// NewTicker is time.NewTicker(d).
+func NewTicker(site string, d time.Duration) *time.Ticker {
+	if d <= 0 {
+		panic("non-positive interval for NewTicker")
+	}
+	ch := make(chan time.Time, 1)
+	vt, ok := newTimer(d, d, ch, nil)
+	if !ok {
+		return time.NewTicker(d)
+	}
+	t := &time.Ticker{C: ch}
+	eng.mu.Lock()
+	eng.clock.byTk[t] = vt
+	eng.mu.Unlock()
+	return t
+}
+
+// stopVirtual stops vt and drains its channel (Go 1.23 semantics: no stale
+// value after Stop or Reset). It reports whether the timer was active.
+func stopVirtual(vt *vtimer) bool {
+	was := vt.active
+	vt.active = false
+	if vt.ch != nil {
+		select {
+		case <-vt.ch:
+		default:
+		}
+	}
+	return was
+}
+
+// TimerStop is t.Stop().
+func TimerStop(site string, t *time.Timer) bool {
+	e := eng
+	e.mu.Lock()
+	vt := e.clock.byT[t]
+	if vt == nil || !e.active.Load() {
+		e.mu.Unlock()
+		return t.Stop()
+	}
+	defer e.mu.Unlock()
+	return stopVirtual(vt)
+}
+
+// TimerReset is t.Reset(d).
+func TimerReset(site string, t *time.Timer, d time.Duration) bool {
+	e := eng
+	e.mu.Lock()
+	vt := e.clock.byT[t]
+	if vt == nil || !e.active.Load() {
+		e.mu.Unlock()
+		return t.Reset(d)
+	}
+	defer e.mu.Unlock()
+	was := stopVirtual(vt)
+	vt.when = e.clock.now + int64(d)
+	e.clock.add(vt)
+	return was
+}
+
+// TickerStop is t.Stop().
+func TickerStop(site string, t *time.Ticker) {
+	e := eng
+	e.mu.Lock()
+	vt := e.clock.byTk[t]
+	if vt == nil || !e.active.Load() {
+		e.mu.Unlock()
+		t.Stop()
+		return
+	}
+	defer e.mu.Unlock()
+	stopVirtual(vt)
+}
+
+// TickerReset is t.Reset(d).
+func TickerReset(site string, t *time.Ticker, d time.Duration) {
+	e := eng
+	e.mu.Lock()
+	vt := e.clock.byTk[t]
+	if vt == nil || !e.active.Load() {
+		e.mu.Unlock()
+		t.Reset(d)
+		return
+	}
+	defer e.mu.Unlock()
+	stopVirtual(vt)
+	vt.when = e.clock.now + int64(d)
+	vt.period = int64(d)
+	e.clock.add(vt)
+}
+
+// vctx is a context with a virtual deadline. It does not embed a cancelCtx,
+// so the context package propagates cancellation to its children through
+// AfterFunc (synchronously, no goroutine).
+type vctx struct {
+	parent   context.Context
+	deadline time.Time
+	cause    error
+	mu       sync.Mutex
+	done     chan struct{}
+	err      error
+	errCause error
+	after    map[int]func()
+	nextID   int
+	timer    *vtimer
+}
+
+func (c *vctx) Deadline() (time.Time, bool) { return c.deadline, true }
+func (c *vctx) Done() <-chan struct{}       { return c.done }
+func (c *vctx) Value(k any) any             { return c.parent.Value(k) }
+func (c *vctx) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// AfterFunc registers f to run when c is canceled (the context package's
+// afterFuncer interface).
+func (c *vctx) AfterFunc(f func()) (stop func() bool) {
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		f()
+		return func() bool { return false }
+	}
+	id := c.nextID
+	c.nextID++
+	c.after[id] = f
+	c.mu.Unlock()
+	return func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		_, ok := c.after[id]
+		delete(c.after, id)
+		return ok
+	}
+}
+
+func (c *vctx) cancel(err, cause error) {
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.err = err
+	c.errCause = cause
+	close(c.done)
+	var fs []func()
+	for i := 0; i < c.nextID; i++ {
+		if f, ok := c.after[i]; ok {
+			fs = append(fs, f)
+		}
+	}
+	c.after = nil
+	c.mu.Unlock()
+	for _, f := range fs {
+		f()
+	}
+}
+
+func (c *vctx) String() string { return "context.WithDeadline(virtual " + c.deadline.String() + ")" }
+
+// WithDeadlineCause is context.WithDeadlineCause(parent, d, cause).
+func WithDeadlineCause(parent context.Context, d time.Time, cause error) (context.Context, context.CancelFunc) {
+	if cur, ok := parent.Deadline(); ok && cur.Before(d) {
+		return context.WithCancel(parent)
+	}
+	e := eng
+	g, md := e.enter()
+	if md != modeControl {
+		return context.WithDeadlineCause(parent, d, cause)
+	}
+	c := &vctx{parent: parent, deadline: d, cause: cause, done: make(chan struct{}), after: map[int]func(){}}
+	now := epoch.Add(time.Duration(e.clock.now))
+	vt := &vtimer{when: e.clock.now + int64(d.Sub(now)), ctx: c, creator: g}
+	if vt.when < e.clock.now {
+		vt.when = e.clock.now
+	}
+	c.timer = vt
+	e.clock.add(vt)
+	e.mu.Unlock()
+	// Follow the parent's cancellation.
+	if p, ok := parent.(*vctx); ok {
+		p.AfterFunc(func() { c.cancel(p.Err(), context.Cause(p)) })
+	} else if parent.Done() != nil {
+		context.AfterFunc(parent, func() { c.cancel(parent.Err(), context.Cause(parent)) })
+	}
+	return c, func() {
+		e.mu.Lock()
+		vt.active = false
+		e.mu.Unlock()
+		c.cancel(context.Canceled, nil)
+	}
+}
+
+// WithDeadline is context.WithDeadline(parent, d).
+func WithDeadline(parent context.Context, d time.Time) (context.Context, context.CancelFunc) {
+	return WithDeadlineCause(parent, d, nil)
+}
+
+// WithTimeout is context.WithTimeout(parent, d).
+func WithTimeout(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	return WithDeadlineCause(parent, clockNow().Add(d), nil)
+}
+
+// WithTimeoutCause is context.WithTimeoutCause(parent, d, cause).
+func WithTimeoutCause(parent context.Context, d time.Duration, cause error) (context.Context, context.CancelFunc) {
+	return WithDeadlineCause(parent, clockNow().Add(d), cause)
+}
