@@ -1,0 +1,511 @@
+//go:build go1.21
+
+package strategy
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"sort"
+	"strconv"
+)
+
+// PERIOD: controlled concurrency testing via periodical scheduling (Cheng
+// Wen, Mingzhe He, Bingwen Wu, Zhiwu Xu, Shengchao Qin, ICSE 2022).
+//
+// A run follows a schedule, a sequence of periods: <{t0},{t1,t1},{t0,t2..}>
+// runs one key point of t0, then two of t1, then the rest. The exploration
+// starts from one key point per thread, tries every schedule of every slice
+// (the key points each thread executed) with 1, 2, ... P periods, and makes
+// a new job whenever a run covers a slice its job's schedules cannot host.
+//
+// How the paper's executor maps onto the Strategy contract:
+//   - A period is complete when its owner used its quota, or when the owner
+//     is absent from the enabled set (blocked, exited, or not created yet).
+//     The engine is serial and knows who is enabled, so completion is exact:
+//     no timers, and no false deadlock. A period whose owner cannot run is
+//     therefore skipped, which also covers infeasible schedules: when
+//     nothing the schedule allows is enabled, we fall through to the next
+//     period.
+//   - A thread's extra key points stay in its last period: there its quota
+//     is unlimited. Threads the schedule does not name, and threads whose
+//     periods are over, run in the last period.
+//   - The last period is uncontrolled in the paper. Here it is serialized by
+//     a PRNG seeded with (seed, run index), so runs are reproducible and
+//     every interleaving of the last period can occur across runs.
+//   - Which ready case of a select fires (Choose) is sampled from the same
+//     PRNG: reproducible, never fixed to one alternative.
+//
+// Choices the paper leaves open:
+//   - The first run discovers the threads: it runs the one-period schedule
+//     (everything in the last period), which is also the only schedule of
+//     the initial slice with one period. Its threads make the initial slice.
+//   - "New" slice means a slice other than the job's own; new slices that
+//     the job's slice supports make no job (the paper's supported relation).
+//   - getPrefix compares the schedules as they were executed (periods that
+//     were skipped dropped, quotas as actually used, the last period as a
+//     multiset in thread order), not as planned: the prefix is then always
+//     feasible for the slice the run produced.
+//   - A new job joins the end of the job list and is first explored with the
+//     current period number (a prefix from a p-period run has at most p
+//     periods, so smaller numbers would give it nothing new).
+//   - A job that yields no schedule at some period number is finished, and
+//     rediscovering its slice later makes no new job.
+//   - Slices count every key point but goroutine exits, which are recorded
+//     but never scheduled.
+type pgStrategy struct {
+	name   string
+	serial bool // use the serialized generator (rules R1-R4) instead of the parallel one
+	seed   int64
+	bound  int // period bound P
+	budget int
+
+	list     pgJobList
+	p        int   // current period number
+	j        int   // index in list.jobs of the job being explored
+	gen      pgGen // schedules of job j with p periods, nil before the first
+	genN     int   // schedules taken from gen
+	runs     int   // runs begun
+	boot     bool  // the next End fills in the initial slice
+	finished bool  // every job is done or the bound is reached
+	prev     pgSchedule
+
+	// the current run
+	cur    pgSchedule
+	curJob *pgJob
+	lastOf map[GID]int // last period naming each thread
+	per    int         // current period
+	used   int         // key points run in the current period
+	picks  []pgPick
+	rng    pgRand
+
+	paths       []string // GID -> creation path, from the latest run
+	provisional []string // path table of a restored checkpoint, until a run confirms it
+}
+
+// pgPick is one Next decision: who ran in which period.
+type pgPick struct {
+	per int
+	g   GID
+}
+
+// PeriodDefaultBound is the period bound used when Options.Bound is zero.
+// It is the paper's setting on real-world CVEs: five periods reach bugs of
+// depth four, and most real concurrency bugs have depth two or less. The
+// search is iterative (1, 2, ... periods), so shallow bugs are found first
+// whatever the bound.
+const PeriodDefaultBound = 5
+
+func init() {
+	Register("period", func(o Options) Strategy { return newPeriod("period", false, o) })
+	Register("period-serial", func(o Options) Strategy { return newPeriod("period-serial", true, o) })
+}
+
+func newPeriod(name string, serial bool, o Options) *pgStrategy {
+	s := &pgStrategy{name: name, serial: serial, seed: o.Seed, bound: o.Bound, budget: o.Budget}
+	if s.bound <= 0 {
+		s.bound = PeriodDefaultBound
+	}
+	s.reset()
+	return s
+}
+
+// reset starts the exploration over with the job of the initial slice,
+// unknown until the first run.
+func (s *pgStrategy) reset() {
+	s.list = pgJobList{jobs: []*pgJob{{key: "init"}}}
+	s.p, s.j, s.gen, s.genN, s.runs = 1, 0, nil, 0, 0
+	s.boot, s.finished, s.prev = true, false, nil
+}
+
+func (s *pgStrategy) Name() string { return s.name }
+
+func (s *pgStrategy) newGen(j *pgJob, p int) pgGen {
+	if s.boot {
+		// The first run: one period holding everything, whatever the threads.
+		return &pgOnce{s: pgSchedule{pgPeriod{}}}
+	}
+	if s.serial {
+		return newPgSerial(j.sl, p, j.pre)
+	}
+	return newPgParallel(j.sl, p, j.pre)
+}
+
+// Begin runs the paper's top-level loop up to the next schedule.
+func (s *pgStrategy) Begin() bool {
+	if s.finished || (s.budget > 0 && s.runs >= s.budget) {
+		return false
+	}
+	for s.p <= s.bound {
+		for s.j < len(s.list.jobs) {
+			job := s.list.jobs[s.j]
+			if s.gen == nil {
+				s.gen, s.genN = s.newGen(job, s.p), 0
+			}
+			if sch, ok := s.gen.next(); ok {
+				s.genN++
+				s.start(sch, job)
+				return true
+			}
+			if s.genN == 0 {
+				s.list.remove(s.j) // no schedule: the job is done
+			} else {
+				s.j++
+			}
+			s.gen = nil
+		}
+		if len(s.list.jobs) == 0 {
+			break // every feasible schedule explored
+		}
+		s.p++
+		s.j = 0
+	}
+	s.finished = true
+	return false
+}
+
+// start prepares the executor for schedule sch.
+func (s *pgStrategy) start(sch pgSchedule, job *pgJob) {
+	s.cur, s.curJob = sch, job
+	s.lastOf = make(map[GID]int)
+	for i, per := range sch {
+		for _, sl := range per {
+			s.lastOf[sl.T] = i
+		}
+	}
+	s.per, s.used, s.picks = 0, 0, s.picks[:0]
+	s.rng = pgRand{uint64(s.seed)*0x9e3779b97f4a7c15 ^ (uint64(s.runs)+1)*0xd1b54a32d192ed03}
+	s.runs++
+}
+
+// Next is the periodical executor.
+func (s *pgStrategy) Next(enabled []Event) int {
+	last := len(s.cur) - 1
+	for s.per < last {
+		sl := s.cur[s.per][0] // periods before the last have one owner
+		if s.used < sl.N || s.lastOf[sl.T] == s.per {
+			for i, e := range enabled {
+				if e.G == sl.T {
+					s.used++
+					s.picks = append(s.picks, pgPick{s.per, e.G})
+					return i
+				}
+			}
+		}
+		// Complete: the quota is used, or the owner is blocked, exited or
+		// not created yet.
+		s.per++
+		s.used = 0
+	}
+	i := s.rng.intn(len(enabled))
+	s.picks = append(s.picks, pgPick{last, enabled[i].G})
+	return i
+}
+
+// Choose samples which alternative fires from the run's PRNG.
+func (s *pgStrategy) Choose(at Event, n int) int { return s.rng.intn(n) }
+
+// End is the feedback analyzer.
+func (s *pgStrategy) End(r *Run) {
+	s.paths = r.Paths
+	counts := map[GID]int{}
+	for _, e := range r.Events {
+		if e.Op != OpExit {
+			counts[e.G]++
+		}
+	}
+	sl := pgCounts(counts)
+	key := pgSliceKey(r)
+	eff := pgEffective(s.picks, len(s.cur))
+	job := s.curJob
+	if s.boot {
+		s.boot = false
+		one := map[GID]int{}
+		var all pgPeriod
+		for _, t := range sl.T {
+			one[t] = 1
+			all = append(all, pgSlot{t, 1})
+		}
+		job.sl = pgCounts(one)
+		s.cur = pgSchedule{all}
+	}
+	if job != nil && key != job.key && !pgSupported(sl, job.sl) {
+		s.list.update(key, sl, pgGetPrefix(eff, s.prev))
+	}
+	s.prev = eff
+	if s.provisional != nil {
+		s.confirmPaths(r.Paths)
+	}
+}
+
+// Describe shows the current schedule; ".." marks the unbounded last period.
+func (s *pgStrategy) Describe() string {
+	if len(s.cur) == 1 && len(s.cur[0]) == 0 {
+		return "<{..}>"
+	}
+	return s.cur.format(true)
+}
+
+// pgSliceKey identifies a run's slice independently of GID numbering: the
+// sites of every thread, threads by creation path.
+func pgSliceKey(r *Run) string {
+	sites := map[string][]string{}
+	for _, e := range r.Events {
+		if e.Op != OpExit {
+			p := pgPathOf(r.Paths, e.G)
+			sites[p] = append(sites[p], e.Site)
+		}
+	}
+	var ps []string
+	for p := range sites {
+		ps = append(ps, p)
+	}
+	sort.Strings(ps)
+	h := sha256.New()
+	for _, p := range ps {
+		h.Write([]byte(p))
+		for _, site := range sites[p] {
+			h.Write([]byte{0})
+			h.Write([]byte(site))
+		}
+		h.Write([]byte{1})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func pgPathOf(paths []string, g GID) string {
+	if int(g) < len(paths) && g >= 0 {
+		return paths[g]
+	}
+	return "#" + strconv.Itoa(int(g))
+}
+
+// pgEffective rebuilds the schedule a run actually followed: periods
+// without key points dropped, neighbours with the same single owner merged.
+func pgEffective(picks []pgPick, n int) pgSchedule {
+	var s pgSchedule
+	for i := 0; i < len(picks); {
+		j := i
+		cnt := map[GID]int{}
+		for j < len(picks) && picks[j].per == picks[i].per {
+			cnt[picks[j].g]++
+			j++
+		}
+		per := pgPeriod(pgCounts(cnt).slots())
+		if k := len(s) - 1; k >= 0 && len(s[k]) == 1 && len(per) == 1 && s[k][0].T == per[0].T {
+			s[k][0].N += per[0].N
+		} else {
+			s = append(s, per)
+		}
+		i = j
+	}
+	return s
+}
+
+func (sl pgSlice) slots() []pgSlot {
+	out := make([]pgSlot, len(sl.T))
+	for i := range sl.T {
+		out[i] = pgSlot{sl.T[i], sl.K[i]}
+	}
+	return out
+}
+
+// pgOnce yields one schedule.
+type pgOnce struct {
+	s    pgSchedule
+	done bool
+}
+
+func (o *pgOnce) next() (pgSchedule, bool) {
+	if o.done {
+		return nil, false
+	}
+	o.done = true
+	return o.s, true
+}
+
+// pgRand is splitmix64: tiny, seedable, and its state is one number.
+type pgRand struct{ s uint64 }
+
+func (r *pgRand) next() uint64 {
+	r.s += 0x9e3779b97f4a7c15
+	z := r.s
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+func (r *pgRand) intn(n int) int { return int(r.next() % uint64(n)) }
+
+// ---- checkpoints ----
+
+// The checkpoint names threads by creation path, since GIDs are numbered
+// per process. A restored strategy assumes the new process numbers paths
+// as the old one did; the first run's End checks that against the run's
+// Paths and, if the numbering differs, translates the state (the position
+// inside the current generator is then approximate: generators order
+// threads by GID).
+
+type pgSlotState struct {
+	T string
+	N int
+}
+
+type pgJobState struct {
+	Key    string
+	T      []string
+	K      []int
+	Lit    []pgSlotState
+	Pat    string
+	HasPat bool
+}
+
+type pgState struct {
+	Name             string
+	Paths            []string
+	P, J, GenN, Runs int
+	Boot, Finished   bool
+	Jobs             []pgJobState
+	Done             []string
+	Prev             [][]pgSlotState
+}
+
+// Checkpoint saves the exploration state between runs.
+func (s *pgStrategy) Checkpoint() []byte {
+	paths := s.paths
+	if s.provisional != nil {
+		paths = s.provisional
+	}
+	b, _ := json.Marshal(s.state(paths))
+	return b
+}
+
+func (s *pgStrategy) state(paths []string) pgState {
+	name := func(g GID) string { return pgPathOf(paths, g) }
+	st := pgState{Name: s.name, Paths: paths, P: s.p, J: s.j, GenN: s.genN, Runs: s.runs, Boot: s.boot, Finished: s.finished}
+	if s.gen == nil {
+		st.GenN = -1
+	}
+	for _, j := range s.list.jobs {
+		js := pgJobState{Key: j.key, K: j.sl.K, HasPat: j.pre.HasPat}
+		for _, t := range j.sl.T {
+			js.T = append(js.T, name(t))
+		}
+		for _, l := range j.pre.Lit {
+			js.Lit = append(js.Lit, pgSlotState{name(l.T), l.N})
+		}
+		if j.pre.HasPat {
+			js.Pat = name(j.pre.Pat)
+		}
+		st.Jobs = append(st.Jobs, js)
+	}
+	for k := range s.list.done {
+		st.Done = append(st.Done, k)
+	}
+	sort.Strings(st.Done)
+	for _, per := range s.prev {
+		var ps []pgSlotState
+		for _, sl := range per {
+			ps = append(ps, pgSlotState{name(sl.T), sl.N})
+		}
+		st.Prev = append(st.Prev, ps)
+	}
+	return st
+}
+
+// Restore resumes from a checkpoint of the same strategy.
+func (s *pgStrategy) Restore(b []byte) error {
+	var st pgState
+	if err := json.Unmarshal(b, &st); err != nil {
+		return err
+	}
+	if st.Name != s.name {
+		return errors.New("period: checkpoint of strategy " + st.Name + ", not " + s.name)
+	}
+	paths := s.paths
+	if paths == nil {
+		paths = st.Paths
+		s.provisional = st.Paths
+	}
+	return s.load(st, paths)
+}
+
+// load installs state st, naming threads by the GIDs paths give them.
+func (s *pgStrategy) load(st pgState, paths []string) error {
+	ids := map[string]GID{}
+	for i, p := range paths {
+		ids[p] = GID(i)
+	}
+	next := GID(len(paths))
+	gid := func(p string) GID {
+		if g, ok := ids[p]; ok {
+			return g
+		}
+		if len(p) > 1 && p[0] == '#' {
+			if n, err := strconv.Atoi(p[1:]); err == nil {
+				return GID(n)
+			}
+		}
+		ids[p] = next // a path this process has not seen: a fresh id
+		next++
+		return ids[p]
+	}
+	s.p, s.j, s.runs, s.boot, s.finished = st.P, st.J, st.Runs, st.Boot, st.Finished
+	s.list = pgJobList{done: map[string]bool{}}
+	for _, k := range st.Done {
+		s.list.done[k] = true
+	}
+	for _, js := range st.Jobs {
+		if len(js.T) != len(js.K) {
+			return errors.New("period: corrupt checkpoint")
+		}
+		m := map[GID]int{}
+		for i, p := range js.T {
+			m[gid(p)] = js.K[i]
+		}
+		j := &pgJob{key: js.Key, sl: pgCounts(m), pre: pgPrefix{HasPat: js.HasPat}}
+		for _, l := range js.Lit {
+			j.pre.Lit = append(j.pre.Lit, pgSlot{gid(l.T), l.N})
+		}
+		if js.HasPat {
+			j.pre.Pat = gid(js.Pat)
+		}
+		s.list.jobs = append(s.list.jobs, j)
+	}
+	s.prev = nil
+	for _, ps := range st.Prev {
+		var per pgPeriod
+		for _, l := range ps {
+			per = append(per, pgSlot{gid(l.T), l.N})
+		}
+		sort.Slice(per, func(a, b int) bool { return per[a].T < per[b].T })
+		s.prev = append(s.prev, per)
+	}
+	s.gen, s.genN = nil, 0
+	if st.GenN >= 0 && s.j < len(s.list.jobs) {
+		s.gen = s.newGen(s.list.jobs[s.j], s.p)
+		for s.genN < st.GenN {
+			if _, ok := s.gen.next(); !ok {
+				break
+			}
+			s.genN++
+		}
+	}
+	return nil
+}
+
+// confirmPaths checks the restored numbering against a run's paths.
+func (s *pgStrategy) confirmPaths(paths []string) {
+	old := s.provisional
+	s.provisional = nil
+	same := true
+	for i := 0; i < len(old) && i < len(paths); i++ {
+		if old[i] != paths[i] {
+			same = false
+		}
+	}
+	if !same {
+		_ = s.load(s.state(old), paths)
+	}
+}
