@@ -1,0 +1,3 @@
+module github.com/period-dev/period/examples
+
+go 1.21
