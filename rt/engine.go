@@ -5,12 +5,12 @@ package rt
 import (
 	"fmt"
 	"os"
-	"testing"
 	"runtime"
 	"sort"
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"testing"
 	"time"
 	"unsafe"
 
@@ -67,10 +67,10 @@ type gstate struct {
 	children int
 	parent   *gstate
 
-	fired    int  // select case chosen for this goroutine (by the scheduler or a partner)
-	partner  bool // woken to complete a rendezvous started by the current goroutine
-	settling bool // running to its next key point after a rendezvous
-	abort    bool // the run is over: unwind
+	fired    int        // select case chosen for this goroutine (by the scheduler or a partner)
+	partner  bool       // woken to complete a rendezvous started by the current goroutine
+	settling bool       // running to its next key point after a rendezvous
+	abort    bool       // the run is over: unwind
 	t        *testing.T // test and subtest goroutines: unwound with SkipNow, as testing requires
 	lastSite string
 }

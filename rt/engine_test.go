@@ -5,9 +5,9 @@ package rt
 import (
 	"encoding/json"
 	"math/rand"
+	"os"
 	"os/exec"
 	"path/filepath"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -24,11 +24,11 @@ type testRandom struct {
 	max  int
 }
 
-func (s *testRandom) Name() string                       { return "test-random" }
-func (s *testRandom) Begin() bool                        { s.runs++; return s.runs <= s.max }
-func (s *testRandom) Next(en []strategy.Event) int       { return s.r.Intn(len(en)) }
+func (s *testRandom) Name() string                        { return "test-random" }
+func (s *testRandom) Begin() bool                         { s.runs++; return s.runs <= s.max }
+func (s *testRandom) Next(en []strategy.Event) int        { return s.r.Intn(len(en)) }
 func (s *testRandom) Choose(at strategy.Event, n int) int { return s.r.Intn(n) }
-func (s *testRandom) End(r *strategy.Run)                {}
+func (s *testRandom) End(r *strategy.Run)                 {}
 
 // programs are the hand-instrumented test bodies the engine tests explore.
 // Each runs in a child process (this test binary re-executed), exactly as

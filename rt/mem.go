@@ -22,7 +22,7 @@ type addrInfo struct {
 }
 
 type memState struct {
-	addrs  map[uintptr]*addrInfo
+	addrs   map[uintptr]*addrInfo
 	shared  map[string]bool // sites known to touch shared memory, fixed for the run
 	learned map[string]bool // sites found in this run; they join shared at the next run
 	frozen  bool            // replay: the site set comes from the replay file

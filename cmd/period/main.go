@@ -1,0 +1,278 @@
+// Command period runs ordinary Go tests under controlled goroutine schedules,
+// finds the interleavings that break them, and replays them.
+//
+//	period test [flags] [packages]   explore the tests of packages
+//	period replay [-json] [-v] FILE  re-run the schedule recorded in FILE
+//	period strategies                list the exploration strategies
+//
+// Exit status: 0 no bug found, 1 a bug found (replay: the failure
+// reproduced), 2 Period could not do its job.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/period-dev/period/instrument"
+	"github.com/period-dev/period/internal/report"
+	"github.com/period-dev/period/internal/runner"
+	"github.com/period-dev/period/rt"
+	"github.com/period-dev/period/strategy"
+	"github.com/period-dev/period/trace"
+)
+
+const (
+	exitOK    = 0
+	exitBug   = 1
+	exitError = 2
+)
+
+const usage = `Period runs Go tests under controlled goroutine schedules.
+
+Usage:
+	period test [flags] [packages]
+	period replay [-json] [-v] FILE
+	period strategies
+
+Run "period test -h" for the flags of test.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitError
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	switch args[0] {
+	case "test":
+		return cmdTest(ctx, args[1:], stdout, stderr)
+	case "replay":
+		return cmdReplay(ctx, args[1:], stdout, stderr)
+	case "strategies":
+		for _, n := range strategy.Names() {
+			fmt.Fprintln(stdout, n)
+		}
+		fmt.Fprintln(stdout, "native")
+		return exitOK
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "period: unknown command %q\n%s", args[0], usage)
+	return exitError
+}
+
+// testFlags are the flags of period test.
+type testFlags struct {
+	run, strategy, out, focus string
+	budget, bound, steps      int
+	seed                      int64
+	cont, json, verbose       bool
+	timeout                   time.Duration
+}
+
+func defaultStrategy() string {
+	for _, n := range strategy.Names() {
+		if n == "period" {
+			return n
+		}
+	}
+	return "random"
+}
+
+func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("period test", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var f testFlags
+	fs.StringVar(&f.run, "run", "", "explore only tests matching `regexp`")
+	fs.StringVar(&f.strategy, "strategy", defaultStrategy(), "exploration `name` (see period strategies)")
+	fs.IntVar(&f.budget, "budget", 1000, "schedules per test, at most")
+	fs.Int64Var(&f.seed, "seed", 1, "seed of randomized strategies")
+	fs.IntVar(&f.bound, "bound", 0, "strategy bound: periods, preemptions, delays, depth... (0: the strategy's default)")
+	fs.BoolVar(&f.cont, "continue", false, "keep exploring after a bug; report each distinct bug once")
+	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "give up on a package after `d`")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object per line")
+	fs.BoolVar(&f.verbose, "v", false, "print progress and full interleavings")
+	fs.StringVar(&f.out, "o", filepath.Join(os.TempDir(), "period"), "write replay files to `dir`")
+	fs.IntVar(&f.steps, "steps", 100000, "report a hang when one schedule exceeds `n` steps")
+	fs.StringVar(&f.focus, "focus", "", "pedal: restrict preemptions to key points whose site contains `s`")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: period test [flags] [packages]\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitError
+	}
+	if f.budget < 1 {
+		fmt.Fprintln(stderr, "period: -budget must be at least 1")
+		return exitError
+	}
+	if f.strategy != "native" {
+		if _, err := strategy.New(f.strategy, strategy.Options{}); err != nil {
+			fmt.Fprintf(stderr, "period: %v\n", err)
+			return exitError
+		}
+	}
+	out, err := filepath.Abs(f.out)
+	if err != nil {
+		fmt.Fprintf(stderr, "period: %v\n", err)
+		return exitError
+	}
+	cfg := rt.Config{Run: f.run, Strategy: f.strategy, Seed: f.seed, Bound: f.bound, Budget: f.budget, Continue: f.cont,
+		Focus: f.focus, MaxSteps: f.steps, OutDir: out}
+	p := &report.Printer{W: stdout, JSON: f.json, Verbose: f.verbose}
+	return testPackages(ctx, fs.Args(), cfg, f.timeout, p, stderr)
+}
+
+// testPackages prepares, builds and explores each package.
+func testPackages(ctx context.Context, patterns []string, cfg rt.Config, timeout time.Duration, p *report.Printer, stderr io.Writer) int {
+	work, err := os.MkdirTemp("", "period-build-")
+	if err != nil {
+		fmt.Fprintf(stderr, "period: %v\n", err)
+		return exitError
+	}
+	defer os.RemoveAll(work)
+	cwd, _ := os.Getwd()
+	start := time.Now()
+	pkgs, err := instrument.Prepare(instrument.PrepareOptions{Dir: cwd, Patterns: patterns, WorkDir: filepath.Join(work, "src")})
+	if err != nil {
+		fmt.Fprintf(stderr, "period: %v\n", err)
+		return exitError
+	}
+	if len(pkgs) == 0 {
+		fmt.Fprintln(stderr, "period: no test functions in the given packages")
+		return exitError
+	}
+	p.Event("prepare", "", "instrumented %d package(s) in %.2fs", len(pkgs), time.Since(start).Seconds())
+	status := exitOK
+	for i, pkg := range pkgs {
+		for _, n := range pkg.Notes {
+			p.Event("note", pkg.ImportPath, "%s: %s", n.Pos, n.Msg)
+		}
+		if len(pkg.Uninstrumented) > 0 {
+			p.Event("note", pkg.ImportPath, "%s: uncontrolled (not instrumented) dependencies: %s", pkg.ImportPath, strings.Join(pkg.Uninstrumented, ", "))
+		}
+		bin := filepath.Join(work, fmt.Sprintf("pkg%d.test", i))
+		t0 := time.Now()
+		if err := pkg.Build(ctx, bin); err != nil {
+			fmt.Fprintf(stderr, "period: %v\n", err)
+			return exitError
+		}
+		p.Event("build", pkg.ImportPath, "built %s in %.2fs", pkg.ImportPath, time.Since(t0).Seconds())
+		t0 = time.Now()
+		results, err := runner.Run(ctx, runner.Binary{Path: bin, Dir: pkg.Dir, Package: pkg.ImportPath, Tests: pkg.Tests},
+			runner.Options{Config: cfg, Timeout: timeout, Progress: func(format string, args ...any) {
+				p.Event("progress", pkg.ImportPath, format, args...)
+			}})
+		if err != nil {
+			fmt.Fprintf(stderr, "period: %s: %v\n", pkg.ImportPath, err)
+			return exitError
+		}
+		bugs := 0
+		for _, r := range results {
+			p.Result(report.Summary(r, pkg.Uninstrumented))
+			bugs += len(r.Bugs)
+		}
+		p.Package(pkg.ImportPath, bugs, time.Since(t0).Seconds())
+		if bugs > 0 {
+			status = exitBug
+		}
+	}
+	return status
+}
+
+func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("period replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	jsonOut := fs.Bool("json", false, "print the summary as JSON")
+	verbose := fs.Bool("v", false, "print the full interleaving")
+	timeout := fs.Duration("timeout", 10*time.Minute, "give up after `d`")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitError
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: period replay [-json] [-v] FILE")
+		return exitError
+	}
+	file, err := filepath.Abs(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "period: %v\n", err)
+		return exitError
+	}
+	tr, err := trace.ReadFile(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "period: %v\n", err)
+		return exitError
+	}
+	if _, err := os.Stat(tr.Dir); err != nil {
+		fmt.Fprintf(stderr, "period: the replay's package directory %s: %v\n", tr.Dir, err)
+		return exitError
+	}
+	work, err := os.MkdirTemp("", "period-replay-")
+	if err != nil {
+		fmt.Fprintf(stderr, "period: %v\n", err)
+		return exitError
+	}
+	defer os.RemoveAll(work)
+	pkgs, err := instrument.Prepare(instrument.PrepareOptions{Dir: tr.Dir, Patterns: []string{"."}, WorkDir: filepath.Join(work, "src")})
+	if err != nil {
+		fmt.Fprintf(stderr, "period: %v\n", err)
+		return exitError
+	}
+	if len(pkgs) != 1 {
+		fmt.Fprintf(stderr, "period: %s holds no test package\n", tr.Dir)
+		return exitError
+	}
+	pkg := pkgs[0]
+	bin := filepath.Join(work, "replay.test")
+	if err := pkg.Build(ctx, bin); err != nil {
+		fmt.Fprintf(stderr, "period: %v\n", err)
+		return exitError
+	}
+	cfg := rt.Config{Replay: file, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, OutDir: work, MaxSteps: len(tr.Entries) + 1000}
+	results, err := runner.Run(ctx, runner.Binary{Path: bin, Dir: pkg.Dir, Package: pkg.ImportPath, Tests: pkg.Tests},
+		runner.Options{Config: cfg, Timeout: *timeout})
+	if err != nil {
+		fmt.Fprintf(stderr, "period: %v\n", err)
+		return exitError
+	}
+	p := &report.Printer{W: stdout, JSON: *jsonOut, Verbose: *verbose}
+	status := exitOK
+	for _, r := range results {
+		s := report.Summary(r, pkg.Uninstrumented)
+		for i := range s.Bugs {
+			s.Bugs[i].Replay = file
+		}
+		p.Result(s)
+		if len(s.Bugs) > 0 && s.Diverged == "" {
+			status = exitBug
+		}
+	}
+	if !*jsonOut {
+		if status == exitBug {
+			fmt.Fprintf(stdout, "reproduced: %s (%s) with the recorded interleaving\n", tr.Kind, tr.Location)
+		} else {
+			fmt.Fprintf(stdout, "NOT reproduced: the recorded %s did not happen\n", tr.Kind)
+		}
+	}
+	return status
+}

@@ -1,0 +1,134 @@
+// Package report prints exploration results: readable text for people, one
+// JSON object per line for scripts (-json).
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/period-dev/period/internal/runner"
+	"github.com/period-dev/period/trace"
+)
+
+// Printer writes results in the chosen format.
+type Printer struct {
+	W       io.Writer
+	JSON    bool
+	Verbose bool
+}
+
+// JSONSummary is the "summary" object of -json output: the contract scripts rely on.
+type JSONSummary struct {
+	Action         string // "summary"
+	Package        string
+	Test           string
+	Strategy       string
+	Seed           int64
+	Bound          int
+	Schedules      int
+	Steps          int
+	Elapsed        float64
+	Bugs           []JSONBug
+	Schedule       string   `json:",omitempty"`
+	Diverged       string   `json:",omitempty"`
+	Exhausted      bool     `json:",omitempty"`
+	Uninstrumented []string `json:",omitempty"`
+}
+
+// JSONBug is one bug of a summary.
+type JSONBug struct {
+	Kind     string
+	Schedule int
+	Message  string
+	Location string
+	Replay   string
+}
+
+// Summary converts a runner result to the JSON contract.
+func Summary(r runner.Result, uninstrumented []string) JSONSummary {
+	s := JSONSummary{Action: "summary", Package: r.Package, Test: r.Test, Strategy: r.Strategy, Seed: r.Seed, Bound: r.Bound,
+		Schedules: r.Schedules, Steps: r.Steps, Elapsed: r.Elapsed, Schedule: r.Schedule, Diverged: r.Diverged,
+		Exhausted: r.Exhausted, Uninstrumented: uninstrumented, Bugs: []JSONBug{}}
+	for _, b := range r.Bugs {
+		s.Bugs = append(s.Bugs, JSONBug{Kind: b.Kind, Schedule: b.Schedule, Message: b.Message, Location: b.Location, Replay: b.Replay})
+	}
+	return s
+}
+
+// Event prints a progress object (-json) or line (-v).
+func (p *Printer) Event(action, pkg, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if p.JSON {
+		b, _ := json.Marshal(struct{ Action, Package, Output string }{action, pkg, msg})
+		fmt.Fprintln(p.W, string(b))
+		return
+	}
+	if p.Verbose || action == "note" {
+		fmt.Fprintf(p.W, "# %s\n", msg)
+	}
+}
+
+// Result prints one test's result.
+func (p *Printer) Result(s JSONSummary) {
+	if p.JSON {
+		b, _ := json.Marshal(s)
+		fmt.Fprintln(p.W, string(b))
+		return
+	}
+	if len(s.Bugs) == 0 {
+		extra := ""
+		if s.Exhausted {
+			extra = ", search space exhausted"
+		}
+		if s.Diverged != "" {
+			fmt.Fprintf(p.W, "--- DIVERGED %s: %s\n", s.Test, s.Diverged)
+			return
+		}
+		fmt.Fprintf(p.W, "ok   %s  %d schedules, no bug (%s%s, %.2fs)\n", s.Test, s.Schedules, s.Strategy, extra, s.Elapsed)
+		return
+	}
+	for i, b := range s.Bugs {
+		loc := b.Location
+		if loc == "" {
+			loc = "unknown location"
+		}
+		fmt.Fprintf(p.W, "--- BUG %s: %s at %s (schedule %d of %d, %s seed %d)\n", s.Test, b.Kind, loc, b.Schedule, s.Schedules, s.Strategy, s.Seed)
+		for _, line := range strings.Split(strings.TrimRight(b.Message, "\n"), "\n") {
+			fmt.Fprintf(p.W, "    %s\n", line)
+		}
+		if i == 0 && s.Schedule != "" {
+			fmt.Fprintf(p.W, "    schedule: %s\n", s.Schedule)
+		}
+		if b.Replay != "" {
+			fmt.Fprintf(p.W, "    replay:   period replay %s\n", b.Replay)
+			if i == 0 || p.Verbose {
+				if tr, err := trace.ReadFile(b.Replay); err == nil {
+					max := 30
+					if p.Verbose {
+						max = 0
+					}
+					for _, line := range strings.Split(strings.TrimRight(tr.Format(max), "\n"), "\n") {
+						fmt.Fprintf(p.W, "    %s\n", line)
+					}
+				}
+			}
+		}
+	}
+	if s.Diverged != "" {
+		fmt.Fprintf(p.W, "    diverged: %s\n", s.Diverged)
+	}
+}
+
+// Package prints the closing line of a package.
+func (p *Printer) Package(pkg string, bugs int, seconds float64) {
+	if p.JSON {
+		return
+	}
+	if bugs > 0 {
+		fmt.Fprintf(p.W, "FAIL %s  %d bug(s)  %.2fs\n", pkg, bugs, seconds)
+	} else {
+		fmt.Fprintf(p.W, "ok   %s  %.2fs\n", pkg, seconds)
+	}
+}

@@ -1,0 +1,435 @@
+// Package runner runs instrumented test binaries: it hands each one its
+// configuration, collects the results it streams, recovers from processes
+// that die in the middle of a schedule, and merges everything into one
+// summary per test.
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/period-dev/period/rt"
+	"github.com/period-dev/period/trace"
+)
+
+// Binary is a built instrumented test binary and what it tests.
+type Binary struct {
+	Path    string   // the test executable
+	Dir     string   // the package directory (the binary runs there, like go test)
+	Package string   // import path
+	Tests   []string // test functions in the package, in order
+}
+
+// Options configure a run of a binary.
+type Options struct {
+	Config   rt.Config     // passed to the process; Package, Dir, Results are filled in
+	Timeout  time.Duration // the whole exploration of the binary (0: none)
+	Progress func(format string, args ...any)
+}
+
+// Result is the outcome for one test.
+type Result struct {
+	rt.Summary
+	Crashes int // schedules that killed the test process
+}
+
+// maxRestarts bounds how often a dying test process is restarted.
+const maxRestarts = 20
+
+// Run explores every selected test of b and returns one result per test.
+func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
+	if opts.Progress == nil {
+		opts.Progress = func(string, ...any) {}
+	}
+	work, err := os.MkdirTemp("", "period-run-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(work)
+	if err := os.MkdirAll(opts.Config.OutDir, 0o755); err != nil {
+		return nil, err
+	}
+	var deadline time.Time
+	if opts.Timeout > 0 {
+		deadline = time.Now().Add(opts.Timeout)
+	}
+	tests, err := selectTests(b.Tests, opts.Config.Run, opts.Config.Replay)
+	if err != nil {
+		return nil, err
+	}
+	results := map[string]*Result{}
+	completed := map[string]bool{}
+	skips := map[string][]int{}
+	remaining := tests
+	for restart := 0; len(remaining) > 0; restart++ {
+		cfg := opts.Config
+		cfg.Package, cfg.Dir = b.Package, b.Dir
+		cfg.Results = filepath.Join(work, fmt.Sprintf("results-%d.jsonl", restart))
+		cfg.Run = "^(" + strings.Join(quoteAll(remaining), "|") + ")$"
+		cfg.Skip = skips[remaining[0]]
+		out, runErr := runChild(ctx, b, cfg, deadline)
+		lines, err := readResults(cfg.Results)
+		if err != nil && runErr == nil {
+			return nil, err
+		}
+		failMsgs := parseFailures(out)
+		inFlight := ""
+		flightSchedule := 0
+		for _, l := range lines {
+			switch l.Action {
+			case "run":
+				inFlight, flightSchedule = l.Test, l.Schedule
+			case "summary":
+				r := results[l.Test]
+				if r == nil {
+					r = &Result{}
+					results[l.Test] = r
+				}
+				prev := r.Summary
+				r.Summary = l.Summary
+				mergeEarlier(&r.Summary, prev)
+				enrich(&r.Summary, failMsgs)
+				completed[l.Test] = true
+				inFlight = ""
+			}
+		}
+		done := 0
+		for _, t := range remaining {
+			if completed[t] {
+				done++
+			} else {
+				break
+			}
+		}
+		remaining = remaining[done:]
+		if len(remaining) == 0 {
+			break
+		}
+		if runErr == nil {
+			return nil, fmt.Errorf("test process ended without results for %s", remaining[0])
+		}
+		if errors.Is(runErr, context.Canceled) {
+			return nil, runErr
+		}
+		if inFlight == "" || restart >= maxRestarts {
+			return nil, fmt.Errorf("test process failed: %v\n%s", runErr, tail(out, 30))
+		}
+		// The process died (or timed out) in schedule flightSchedule of
+		// inFlight: record that schedule, report it, and go on without it.
+		kind, msg := "panic", "the test process died: "+crashReason(out, runErr)
+		if errors.Is(runErr, errTimeout) {
+			kind, msg = "hang", fmt.Sprintf("the test process did not finish within -timeout %v", opts.Timeout)
+		}
+		opts.Progress("%s: schedule %d killed the test process (%s); recording it and continuing", inFlight, flightSchedule, firstLine(msg))
+		replay := recordCrash(ctx, b, opts, work, inFlight, flightSchedule, skips[inFlight], kind, msg)
+		r := results[inFlight]
+		if r == nil {
+			r = &Result{Summary: rt.Summary{Action: "summary", Package: b.Package, Test: inFlight, Strategy: opts.Config.Strategy, Seed: opts.Config.Seed, Bound: opts.Config.Bound}}
+			results[inFlight] = r
+		}
+		r.Crashes++
+		r.Bugs = append(r.Bugs, rt.BugReport{Kind: kind, Schedule: flightSchedule, Message: msg, Location: crashLocation(out), Replay: replay})
+		if r.Schedules < flightSchedule {
+			r.Schedules = flightSchedule
+		}
+		if !opts.Config.Continue || errors.Is(runErr, errTimeout) {
+			// One bug is what was asked for (or time is up): this test is done.
+			skipTest(&remaining, inFlight)
+			completed[inFlight] = true
+			continue
+		}
+		skips[inFlight] = append(skips[inFlight], flightSchedule)
+		// Restart from the test in flight; tests finished before it keep their results.
+		for len(remaining) > 0 && remaining[0] != inFlight {
+			remaining = remaining[1:]
+		}
+	}
+	var out []Result
+	for _, t := range tests {
+		if r := results[t]; r != nil {
+			out = append(out, *r)
+		}
+	}
+	return out, nil
+}
+
+func skipTest(remaining *[]string, t string) {
+	for len(*remaining) > 0 && (*remaining)[0] != t {
+		*remaining = (*remaining)[1:]
+	}
+	if len(*remaining) > 0 {
+		*remaining = (*remaining)[1:]
+	}
+}
+
+// mergeEarlier keeps the bugs a previous (crashed) process found for the same test.
+func mergeEarlier(s *rt.Summary, prev rt.Summary) {
+	seen := map[string]bool{}
+	for _, b := range s.Bugs {
+		seen[b.Kind+"|"+b.Location] = true
+	}
+	for _, b := range prev.Bugs {
+		if !seen[b.Kind+"|"+b.Location] {
+			s.Bugs = append(s.Bugs, b)
+		}
+	}
+}
+
+var errTimeout = errors.New("timeout")
+
+// runChild runs the binary once with cfg and returns its combined output.
+func runChild(ctx context.Context, b Binary, cfg rt.Config, deadline time.Time) ([]byte, error) {
+	js, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, err
+	}
+	cctx := ctx
+	var cancel context.CancelFunc = func() {}
+	if !deadline.IsZero() {
+		cctx, cancel = context.WithDeadline(ctx, deadline)
+	}
+	defer cancel()
+	cmd := exec.CommandContext(cctx, b.Path, "-test.run=^TestPeriodDriver$", "-test.count=1", "-test.v", "-test.timeout=0")
+	cmd.Dir = b.Dir
+	cmd.Env = append(os.Environ(), "PERIOD_CONFIG="+string(js))
+	var buf bytes.Buffer
+	cmd.Stdout = &buf
+	cmd.Stderr = &buf
+	err = cmd.Run()
+	if cctx.Err() == context.DeadlineExceeded {
+		return buf.Bytes(), errTimeout
+	}
+	if ctx.Err() != nil {
+		return buf.Bytes(), ctx.Err()
+	}
+	if err != nil {
+		// The driver test "fails" whenever a schedule failed: that is normal.
+		// Only a missing summary (checked by the caller) means trouble.
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == 1 && bytes.Contains(buf.Bytes(), []byte("--- FAIL: TestPeriodDriver")) {
+			return buf.Bytes(), nil
+		}
+		return buf.Bytes(), err
+	}
+	return buf.Bytes(), nil
+}
+
+type resultLine struct {
+	Action   string
+	Test     string
+	Schedule int
+	rt.Summary
+}
+
+func readResults(path string) ([]resultLine, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var lines []resultLine
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var l resultLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			continue // a line cut short by a dying process
+		}
+		if l.Action == "summary" {
+			var s rt.Summary
+			json.Unmarshal(sc.Bytes(), &s)
+			l.Summary = s
+			l.Test = s.Test
+		}
+		lines = append(lines, l)
+	}
+	return lines, sc.Err()
+}
+
+var (
+	runLine  = regexp.MustCompile(`^=== (?:RUN|NAME|CONT)\s+TestPeriodDriver/(.+)/s(\d+)$`)
+	logLine  = regexp.MustCompile(`^\s+([^\s:]+\.go):(\d+): (.*)$`)
+	failLine = regexp.MustCompile(`^\s*--- FAIL: TestPeriodDriver/(.+)/s(\d+) `)
+)
+
+type failKey struct {
+	test     string
+	schedule int
+}
+
+type failMsg struct {
+	location string
+	text     []string
+}
+
+// parseFailures collects, per schedule, the t.Error/t.Fatal lines package
+// testing printed (the test process cannot read them back itself).
+func parseFailures(out []byte) map[failKey]*failMsg {
+	msgs := map[failKey]*failMsg{}
+	var cur failKey
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if m := runLine.FindStringSubmatch(line); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			cur = failKey{m[1], n}
+			continue
+		}
+		if m := failLine.FindStringSubmatch(line); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			cur = failKey{m[1], n}
+			continue
+		}
+		if m := logLine.FindStringSubmatch(line); m != nil && cur.test != "" {
+			f := msgs[cur]
+			if f == nil {
+				f = &failMsg{location: m[1] + ":" + m[2]}
+				msgs[cur] = f
+			}
+			f.text = append(f.text, m[1]+":"+m[2]+": "+m[3])
+		}
+	}
+	return msgs
+}
+
+// enrich gives "fail" bugs the messages and location the test printed, and
+// writes them into the replay files too.
+func enrich(s *rt.Summary, msgs map[failKey]*failMsg) {
+	for i := range s.Bugs {
+		b := &s.Bugs[i]
+		if b.Kind != "fail" {
+			continue
+		}
+		f := msgs[failKey{s.Test, b.Schedule}]
+		if f == nil {
+			continue
+		}
+		b.Message = strings.Join(f.text, "\n")
+		b.Location = f.location
+		if b.Replay != "" {
+			if tr, err := trace.ReadFile(b.Replay); err == nil {
+				tr.Message, tr.Location = b.Message, b.Location
+				tr.WriteFile(b.Replay)
+			}
+		}
+	}
+}
+
+// recordCrash re-runs the schedule that killed the process with every step
+// written to disk as it happens, and turns that record into a replay file.
+func recordCrash(ctx context.Context, b Binary, opts Options, work, test string, schedule int, skip []int, kind, msg string) string {
+	cfg := opts.Config
+	cfg.Package, cfg.Dir = b.Package, b.Dir
+	cfg.Results = filepath.Join(work, "crash-results.jsonl")
+	cfg.Run = "^" + regexp.QuoteMeta(test) + "$"
+	cfg.Skip = skip
+	cfg.Budget = schedule
+	cfg.Continue = true
+	cfg.TraceRun = schedule
+	cfg.TraceFile = filepath.Join(work, "crash-steps.txt")
+	var deadline time.Time
+	if opts.Timeout > 0 {
+		deadline = time.Now().Add(opts.Timeout)
+	}
+	runChild(ctx, b, cfg, deadline)
+	tr := &trace.Trace{Package: b.Package, Dir: b.Dir, Test: test, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound,
+		Schedule: schedule, Kind: kind, Message: msg}
+	if data, err := os.ReadFile(cfg.TraceFile); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			f := strings.SplitN(line, " ", 4)
+			if len(f) == 4 && f[0] == "step" {
+				tr.Entries = append(tr.Entries, trace.Entry{G: f[1], Op: f[2], Site: f[3]})
+			}
+		}
+	}
+	path := filepath.Join(opts.Config.OutDir, fmt.Sprintf("%s.s%d.%s.period", test, schedule, kind))
+	if err := tr.WriteFile(path); err != nil {
+		return ""
+	}
+	return path
+}
+
+var fatalLine = regexp.MustCompile(`(?m)^(fatal error: .*|runtime: .*|panic: .*)$`)
+
+func crashReason(out []byte, err error) string {
+	if m := fatalLine.Find(out); m != nil {
+		return string(m)
+	}
+	return err.Error()
+}
+
+var goLoc = regexp.MustCompile(`(?m)^\s+(/\S+\.go):(\d+)`)
+
+func crashLocation(out []byte) string {
+	for _, m := range goLoc.FindAllSubmatch(out, -1) {
+		file := string(m[1])
+		if strings.Contains(file, "/src/runtime/") || strings.Contains(file, "/src/testing/") || strings.Contains(file, "/rt/") {
+			continue
+		}
+		return filepath.Base(filepath.Dir(file)) + "/" + filepath.Base(file) + ":" + string(m[2])
+	}
+	return ""
+}
+
+func selectTests(all []string, run, replay string) ([]string, error) {
+	if replay != "" {
+		tr, err := trace.ReadFile(replay)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range all {
+			if t == tr.Test {
+				return []string{t}, nil
+			}
+		}
+		return nil, fmt.Errorf("the replay file names test %s, which the package does not have", tr.Test)
+	}
+	var re *regexp.Regexp
+	if run != "" {
+		var err error
+		if re, err = regexp.Compile(run); err != nil {
+			return nil, fmt.Errorf("-run: %v", err)
+		}
+	}
+	var out []string
+	for _, t := range all {
+		if re == nil || re.MatchString(t) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = regexp.QuoteMeta(s)
+	}
+	return out
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func tail(b []byte, n int) string {
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
