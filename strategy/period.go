@@ -33,7 +33,10 @@ import (
 //     periods are over, run in the last period.
 //   - The last period is uncontrolled in the paper. Here it is serialized by
 //     a PRNG seeded with (seed, run index), so runs are reproducible and
-//     every interleaving of the last period can occur across runs.
+//     every interleaving of the last period can occur across runs. Under the
+//     serialized generator (period-serial) the last period has one owner
+//     like the others (R1); the threads it does not name run after it,
+//     lowest GID first, so period-serial is not randomized at all.
 //   - Which ready case of a select fires (Choose) is sampled from the same
 //     PRNG: reproducible, never fixed to one alternative.
 //
@@ -198,9 +201,27 @@ func (s *pgStrategy) Next(enabled []Event) int {
 		s.per++
 		s.used = 0
 	}
-	i := s.rng.intn(len(enabled))
+	i := s.lastPick(enabled, last)
 	s.picks = append(s.picks, pgPick{last, enabled[i].G})
 	return i
+}
+
+// lastPick serializes the last period. The parallel generator leaves it
+// uncontrolled, so a seeded PRNG picks among the enabled threads. The
+// serialized generator keeps R1 there too: its owner runs, then the threads
+// the schedule does not name, lowest GID first.
+func (s *pgStrategy) lastPick(enabled []Event, last int) int {
+	if !s.serial {
+		return s.rng.intn(len(enabled))
+	}
+	for i, e := range enabled {
+		for _, sl := range s.cur[last] {
+			if e.G == sl.T {
+				return i
+			}
+		}
+	}
+	return 0
 }
 
 // Choose samples which alternative fires from the run's PRNG.
