@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"sort"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -75,6 +74,32 @@ type gstate struct {
 	lastSite string
 }
 
+// choiceRec is an open choice made after the first at events of the run.
+type choiceRec struct{ at, n, k int }
+
+// entries renders the run so far as replay entries.
+func (e *engine) entries() []trace.Entry {
+	out := make([]trace.Entry, 0, len(e.events)+len(e.choices))
+	c := 0
+	for i, ev := range e.events {
+		for c < len(e.choices) && e.choices[c].at == i {
+			out = append(out, trace.Entry{Choice: true, N: e.choices[c].n, K: e.choices[c].k})
+			c++
+		}
+		out = append(out, trace.Entry{G: pathOf(ev.G), Op: ev.Op.String(), Site: ev.Site})
+	}
+	for ; c < len(e.choices); c++ {
+		out = append(out, trace.Entry{Choice: true, N: e.choices[c].n, K: e.choices[c].k})
+	}
+	return out
+}
+
+func pathOf(g strategy.GID) string {
+	pathMu.Lock()
+	defer pathMu.Unlock()
+	return paths[g]
+}
+
 // bug is one finding of a run.
 type bug struct {
 	kind     string
@@ -100,10 +125,12 @@ type engine struct {
 	detached int
 	seq      uint64
 	steps    int
-	lastStep atomic.Int64 // real time of the last step (watchdog)
+	progress atomic.Int64 // steps taken, read by the watchdog
 
 	events  []strategy.Event
-	entries []trace.Entry
+	choices []choiceRec // open choices, by position among events
+	enBuf   []*gstate   // reused: enabled goroutines at the current point
+	evBuf   []strategy.Event
 
 	stopping bool // a bug ended the run: everybody unwinds
 	finished bool // the run is over (all done, all blocked, or stopped)
@@ -292,10 +319,11 @@ func (e *engine) decide(from *gstate) {
 			e.stop()
 			return
 		}
-		evs := make([]strategy.Event, len(enabled))
-		for i, g := range enabled {
-			evs[i] = strategy.Event{G: g.id, Op: g.p.op, Obj: g.p.obj, Site: g.p.site}
+		evs := e.evBuf[:0]
+		for _, g := range enabled {
+			evs = append(evs, strategy.Event{G: g.id, Op: g.p.op, Obj: g.p.obj, Site: g.p.site})
 		}
+		e.evBuf = evs
 		var i int
 		if e.replay != nil {
 			i = e.replay.next(e, enabled)
@@ -310,11 +338,10 @@ func (e *engine) decide(from *gstate) {
 		}
 		next := enabled[i]
 		e.events = append(e.events, evs[i])
-		e.entries = append(e.entries, trace.Entry{G: next.path, Op: next.p.op.String(), Site: next.p.site})
 		if e.traceTo != nil {
 			fmt.Fprintf(e.traceTo, "step %s %s %s\n", next.path, next.p.op, next.p.site)
 		}
-		e.lastStep.Store(time.Now().UnixNano())
+		e.progress.Add(1)
 		e.cur = next
 		next.status = gRunning
 		if next != from {
@@ -324,15 +351,23 @@ func (e *engine) decide(from *gstate) {
 	}
 }
 
-// enabled lists the parked goroutines whose pending operation can complete, by GID.
+// enabled lists the parked goroutines whose pending operation can complete,
+// ordered by GID. The slice is reused at the next key point.
 func (e *engine) enabled() []*gstate {
-	var en []*gstate
+	en := e.enBuf[:0]
 	for _, g := range e.gs {
 		if g.status == gParked && e.ready(g) {
+			// insertion by GID: the list is short and nearly sorted already
+			i := len(en)
 			en = append(en, g)
+			for i > 0 && en[i-1].id > g.id {
+				en[i] = en[i-1]
+				i--
+			}
+			en[i] = g
 		}
 	}
-	sort.Slice(en, func(i, j int) bool { return en[i].id < en[j].id })
+	e.enBuf = en
 	return en
 }
 
@@ -373,7 +408,7 @@ func (e *engine) choose(g *gstate, n int) int {
 	if k < 0 || k >= n {
 		k = 0
 	}
-	e.entries = append(e.entries, trace.Entry{Choice: true, N: n, K: k})
+	e.choices = append(e.choices, choiceRec{at: len(e.events), n: n, k: k})
 	return k
 }
 
@@ -516,7 +551,10 @@ func (e *engine) exit(g *gstate, r any, normal bool) {
 // run executes f once under control as goroutine "0" (the calling goroutine,
 // which is the test's goroutine). failed reports whether the test has failed.
 func (e *engine) run(t *testing.T, f func()) {
-	failed := t.Failed
+	var failed func() bool
+	if t != nil {
+		failed = t.Failed
+	}
 	e.mu.Lock()
 	root := e.newG(nil)
 	root.t = t
@@ -527,7 +565,6 @@ func (e *engine) run(t *testing.T, f func()) {
 	root.p = pending{op: strategy.OpStart, site: "test"}
 	e.failed = failed
 	e.active.Store(true)
-	e.lastStep.Store(time.Now().UnixNano())
 	stopWatch := e.watchdog()
 	// Deferred: the root may unwind with runtime.Goexit (t.FailNow, or the run ended).
 	defer func() {
@@ -608,6 +645,7 @@ func (e *engine) watchdog() (stop func()) {
 		tick := time.NewTicker(limit / 4)
 		defer tick.Stop()
 		var idleSince time.Time
+		lastProgress, stalledSince := e.progress.Load(), time.Now()
 		for {
 			select {
 			case <-quit:
@@ -620,7 +658,10 @@ func (e *engine) watchdog() (stop func()) {
 				return
 			}
 			now := time.Now()
-			if g := e.cur; g != nil && e.transit == 0 && now.UnixNano()-e.lastStep.Load() > int64(limit) {
+			if p := e.progress.Load(); p != lastProgress {
+				lastProgress, stalledSince = p, now
+			}
+			if g := e.cur; g != nil && e.transit == 0 && now.Sub(stalledSince) > limit {
 				g.status = gDetached
 				e.detached++
 				e.cur = nil

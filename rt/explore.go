@@ -195,7 +195,7 @@ func (e *engine) resetRun(idx int) {
 	e.cur = nil
 	e.transit, e.detached, e.seq, e.steps = 0, 0, 0, 0
 	e.events = nil
-	e.entries = nil
+	e.choices = nil
 	e.stopping, e.finished, e.rootDone = false, false, false
 	e.runDone = make(chan struct{})
 	e.bugs = nil
@@ -324,7 +324,7 @@ func (e *engine) traceOf(cfg Config, test string, schedule int, b bug) *trace.Tr
 	return &trace.Trace{
 		Package: cfg.Package, Dir: cfg.Dir, Test: test, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound,
 		Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
-		Shared: e.mem.sharedSites(), Entries: append([]trace.Entry(nil), e.entries...),
+		Shared: e.mem.sharedSites(), Entries: e.entries(),
 	}
 }
 
