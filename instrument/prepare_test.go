@@ -1,0 +1,366 @@
+package instrument
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/token"
+	"go/types"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	period "github.com/period-dev/period"
+	"golang.org/x/tools/go/ast/astutil"
+)
+
+const prepareData = "testdata/prepare"
+
+// treeHashes maps every file under dir to a hash of its contents: Prepare
+// and Build must leave the user's tree exactly as it was.
+func treeHashes(t *testing.T, dir string) map[string][32]byte {
+	t.Helper()
+	m := map[string][32]byte{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		m[path] = sha256.Sum256(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// runDriver runs a built test binary the way the period command does and
+// returns the tests that recorded themselves, sorted, and the output.
+func runDriver(t *testing.T, tp *TestPackage, bin string) ([]string, string) {
+	t.Helper()
+	marks := filepath.Join(t.TempDir(), "marks")
+	cmd := exec.Command(bin, "-test.run=^"+DriverTest+"$", "-test.v")
+	cmd.Dir = tp.Dir
+	cmd.Env = append(os.Environ(),
+		"PREPARE_MARKS="+marks,
+		`PERIOD_CONFIG={"Strategy":"native","Budget":1}`)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", bin, err, out)
+	}
+	data, err := os.ReadFile(marks)
+	if err != nil {
+		t.Fatalf("no test ran: %v\n%s", err, out)
+	}
+	ran := strings.Fields(string(data))
+	sort.Strings(ran)
+	return ran, string(out)
+}
+
+func TestPrepareBuildRun(t *testing.T) {
+	cases := []struct {
+		module         string
+		goVersion      string
+		pkg            string
+		tests          []string // in the order Prepare lists them
+		ran            []string // marks, sorted
+		instrumented   []string
+		uninstrumented []string
+	}{
+		{
+			module: "mod113", goVersion: "1.13", pkg: "example.com/mod113/counter",
+			tests:        []string{"TestIncrement", "TestConcurrent"},
+			ran:          []string{"counter.TestConcurrent", "counter.TestIncrement"},
+			instrumented: []string{"example.com/mod113/counter", "example.com/mod113/internal/store"},
+		},
+		{
+			module: "mod122", goVersion: "1.22", pkg: "example.com/mod122/queue",
+			tests:        []string{"TestPushPop", "TestTotal", "TestExternalGoroutine"},
+			ran:          []string{"queue.TestPushPop", "queue_test.TestExternalGoroutine", "queue_test.TestTotal"},
+			instrumented: []string{"example.com/mod122/queue", "example.com/mod122/util"},
+		},
+		{
+			module: "modreq", goVersion: "1.22", pkg: "example.com/modreq/app",
+			tests: []string{"TestQuad"}, ran: []string{"app.TestQuad"},
+			instrumented: []string{"example.com/modreq/app"}, uninstrumented: []string{"example.com/helper"},
+		},
+		{
+			module: "modreq113", goVersion: "1.13", pkg: "example.com/modreq113/app",
+			tests: []string{"TestQuad"}, ran: []string{"app.TestQuad"},
+			instrumented: []string{"example.com/modreq113/app"}, uninstrumented: []string{"example.com/helper"},
+		},
+	}
+	for _, c := range cases {
+		c := c
+		t.Run(c.module, func(t *testing.T) {
+			t.Parallel()
+			before := treeHashes(t, prepareData)
+			work := t.TempDir()
+			tps, err := Prepare(PrepareOptions{Dir: prepareData, Patterns: []string{"./" + c.module + "/..."}, WorkDir: work})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tps) != 1 {
+				t.Fatalf("got %d packages, want 1 (packages without tests are skipped)", len(tps))
+			}
+			tp := tps[0]
+			if tp.ImportPath != c.pkg || tp.GoVersion != c.goVersion || tp.ModulePath != "example.com/"+c.module {
+				t.Errorf("got %s (module %s, go %s)", tp.ImportPath, tp.ModulePath, tp.GoVersion)
+			}
+			if !reflect.DeepEqual(tp.Tests, c.tests) {
+				t.Errorf("Tests = %q, want %q", tp.Tests, c.tests)
+			}
+			if !reflect.DeepEqual(tp.Instrumented, c.instrumented) {
+				t.Errorf("Instrumented = %q, want %q", tp.Instrumented, c.instrumented)
+			}
+			if fmt.Sprint(tp.Uninstrumented) != fmt.Sprint(c.uninstrumented) {
+				t.Errorf("Uninstrumented = %q, want %q", tp.Uninstrumented, c.uninstrumented)
+			}
+			bin := filepath.Join(work, "pkg.test")
+			if err := tp.Build(context.Background(), bin); err != nil {
+				t.Fatal(err)
+			}
+			ran, _ := runDriver(t, tp, bin)
+			if !reflect.DeepEqual(ran, c.ran) {
+				t.Errorf("tests that ran: %q, want %q", ran, c.ran)
+			}
+			if after := treeHashes(t, prepareData); !reflect.DeepEqual(before, after) {
+				t.Error("the user's tree changed")
+			}
+		})
+	}
+}
+
+// The driver goes into the external test package and avoids the names that
+// package already declares.
+func TestPrepareDriverNames(t *testing.T) {
+	tps, err := Prepare(PrepareOptions{Dir: prepareData, Patterns: []string{"./mod122/queue"}, WorkDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := driverOf(t, tps[0])
+	for _, want := range []string{
+		"package queue_test",
+		`periodrt2 "github.com/period-dev/period/rt"`,
+		`periodtesting2 "testing"`,
+		`periodpkg "example.com/mod122/queue"`,
+		`{Name: "TestPushPop", F: periodpkg.TestPushPop}`,
+		`{Name: "TestTotal", F: TestTotal}`,
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("driver lacks %s:\n%s", want, src)
+		}
+	}
+}
+
+func driverOf(t *testing.T, tp *TestPackage) string {
+	t.Helper()
+	ov := readOverlay(t, tp.Overlay)
+	for orig, repl := range ov {
+		if filepath.Dir(orig) == tp.Dir && strings.HasPrefix(filepath.Base(orig), "period_driver") {
+			b, err := os.ReadFile(repl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(b)
+		}
+	}
+	t.Fatalf("no driver in %v", ov)
+	return ""
+}
+
+func readOverlay(t *testing.T, path string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ov struct{ Replace map[string]string }
+	if err := json.Unmarshal(data, &ov); err != nil {
+		t.Fatal(err)
+	}
+	return ov.Replace
+}
+
+// markingRewrite stands in for the rewriter: it makes every file import the
+// runtime, use a generic function (as rewritten code does, even in a go 1.13
+// module) and announce itself at start-up.
+func markingRewrite(fset *token.FileSet, file *ast.File, pkg *types.Package, info *types.Info, opts RewriteOptions) ([]byte, bool, []Note, error) {
+	if opts.RTPath != rtPath || !opts.Globals {
+		return nil, false, nil, fmt.Errorf("unexpected options %+v", opts)
+	}
+	name := filepath.Base(fset.File(file.Pos()).Name())
+	astutil.AddNamedImport(fset, file, "periodmark", opts.RTPath)
+	var buf bytes.Buffer
+	buf.WriteString("//go:build go1.21\n\n")
+	if err := format.Node(&buf, fset, file); err != nil {
+		return nil, false, nil, err
+	}
+	fmt.Fprintf(&buf, "\nvar _ = periodmark.R[int]\n\nfunc init() { println(\"instrumented %s%s\") }\n", opts.SitePrefix, name)
+	note := Note{Pos: fset.Position(file.Package), Msg: "marked"}
+	return buf.Bytes(), true, []Note{note}, nil
+}
+
+func withRewrite(t *testing.T, f func(*token.FileSet, *ast.File, *types.Package, *types.Info, RewriteOptions) ([]byte, bool, []Note, error)) {
+	old := rewriteFile
+	rewriteFile = f
+	t.Cleanup(func() { rewriteFile = old })
+}
+
+// Rewritten files of the package, its tests and its same-module deps are
+// the ones compiled, in a go 1.13 module.
+func TestPrepareUsesRewrittenFiles(t *testing.T) {
+	withRewrite(t, markingRewrite)
+	work := t.TempDir()
+	tps, err := Prepare(PrepareOptions{Dir: prepareData, Patterns: []string{"./mod113/counter"}, WorkDir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp := tps[0]
+	if len(tp.Notes) != 4 {
+		t.Errorf("got %d notes, want one per file (4): %v", len(tp.Notes), tp.Notes)
+	}
+	bin := filepath.Join(work, "counter.test")
+	if err := tp.Build(context.Background(), bin); err != nil {
+		t.Fatal(err)
+	}
+	ran, out := runDriver(t, tp, bin)
+	if len(ran) != 2 {
+		t.Errorf("tests that ran: %q", ran)
+	}
+	for _, f := range []string{"counter/counter.go", "counter/counter_test.go", "counter/mark_test.go", "internal/store/store.go"} {
+		if !strings.Contains(out, "instrumented "+f+"\n") {
+			t.Errorf("%s was not compiled from its rewritten copy:\n%s", f, out)
+		}
+	}
+}
+
+// A compile error in a rewritten file names the user's file, not the copy.
+func TestBuildErrorNamesOriginalFile(t *testing.T) {
+	withRewrite(t, func(fset *token.FileSet, file *ast.File, pkg *types.Package, info *types.Info, opts RewriteOptions) ([]byte, bool, []Note, error) {
+		var buf bytes.Buffer
+		if err := format.Node(&buf, fset, file); err != nil {
+			return nil, false, nil, err
+		}
+		if filepath.Base(fset.File(file.Pos()).Name()) == "store.go" {
+			buf.WriteString("\n//line store.go:3\nvar _ int = \"broken\"\n")
+		}
+		return buf.Bytes(), true, nil, nil
+	})
+	work := t.TempDir()
+	tps, err := Prepare(PrepareOptions{Dir: prepareData, Patterns: []string{"./mod113/..."}, WorkDir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = tps[0].Build(context.Background(), filepath.Join(work, "x.test"))
+	if err == nil {
+		t.Fatal("the build succeeded")
+	}
+	if !strings.Contains(err.Error(), "store.go:3") || strings.Contains(err.Error(), work) {
+		t.Errorf("error does not point at the original store.go:3:\n%v", err)
+	}
+}
+
+func TestPrepareErrors(t *testing.T) {
+	cases := []struct{ pattern, want string }{
+		{"./broken/...", "bad/bad.go:4:9"},                       // does not compile: original file:line
+		{"./mod113/nowhere/...", "does not exist"},               // no such directory
+		{"./...", "matched no packages"},                         // every module below is nested
+		{"example.com/nothing/here", "example.com/nothing/here"}, // not in any module
+	}
+	for _, c := range cases {
+		_, err := Prepare(PrepareOptions{Dir: prepareData, Patterns: []string{c.pattern}, WorkDir: t.TempDir()})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Prepare(%s) = %v, want an error containing %q", c.pattern, err, c.want)
+		}
+	}
+}
+
+// Same inputs, same outputs: overlays and generated files do not depend on
+// map order or timing (only on the work directory's name).
+func TestPrepareDeterministic(t *testing.T) {
+	withRewrite(t, markingRewrite)
+	var snapshots []string
+	for i := 0; i < 2; i++ {
+		work := t.TempDir()
+		tps, err := Prepare(PrepareOptions{Dir: prepareData, Patterns: []string{"./mod122/...", "./mod113/..."}, WorkDir: work})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		for _, tp := range tps {
+			fmt.Fprintf(&b, "%s %q %q %q %v\n", tp.ImportPath, tp.Tests, tp.Instrumented, tp.Uninstrumented, tp.Notes)
+			ov := readOverlay(t, tp.Overlay)
+			for _, orig := range keysOf(ov) {
+				data, err := os.ReadFile(ov[orig])
+				if err != nil {
+					t.Fatal(err)
+				}
+				fmt.Fprintf(&b, "%s -> %s\n%s\n", orig, strings.TrimPrefix(ov[orig], work), bytes.ReplaceAll(data, []byte(work), []byte("WORK")))
+			}
+		}
+		snapshots = append(snapshots, b.String())
+	}
+	if snapshots[0] != snapshots[1] {
+		t.Errorf("two Prepare runs differ:\n%s\n----\n%s", snapshots[0], snapshots[1])
+	}
+}
+
+// Testing Period's own module needs no go.mod overlay: rt is in the module.
+func TestPrepareOwnModule(t *testing.T) {
+	mod := t.TempDir()
+	files := map[string]string{
+		"go.mod":            "module " + runtimeModule + "\n\ngo 1.22\n",
+		"demo/demo.go":      "package demo\n\nfunc One() int { return 1 }\n",
+		"demo/demo_test.go": "package demo\n\nimport \"testing\"\n\nfunc TestOne(t *testing.T) {\n\tif One() != 1 {\n\t\tt.Fatal(1)\n\t}\n}\n",
+	}
+	err := period.RuntimeFiles(func(name string, data []byte) error {
+		files[name] = string(data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range files {
+		if err := writeFile(filepath.Join(mod, name), []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	work := t.TempDir()
+	tps, err := Prepare(PrepareOptions{Dir: mod, Patterns: []string{"./..."}, WorkDir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tps) != 1 || tps[0].ImportPath != runtimeModule+"/demo" {
+		t.Fatalf("got %v, want only the demo package (runtime packages are not tested)", tps)
+	}
+	for orig := range readOverlay(t, tps[0].Overlay) {
+		if filepath.Base(orig) == "go.mod" {
+			t.Errorf("go.mod overlaid for Period's own module")
+		}
+	}
+	if err := tps[0].Build(context.Background(), filepath.Join(work, "demo.test")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestIsTestName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Test": true, "TestA": true, "Test_x": true, "Test1": true, "TestÄ": true,
+		"Testx": false, "TestMain": false, "Tes": false, "BenchmarkA": false, "testA": false,
+	} {
+		if got := isTestName(name); got != want {
+			t.Errorf("isTestName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

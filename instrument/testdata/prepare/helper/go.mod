@@ -1,0 +1,3 @@
+module example.com/helper
+
+go 1.18
