@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/period-dev/period/internal/report"
+)
+
+// The end-to-end tests run the period command on the example programs, the
+// way a user would, and check every finding against the `// period:want KIND`
+// line above each test function (`none`: the test is correct and no schedule
+// may fail it). An unexpected bug fails as surely as a missing one.
+
+var wantLine = regexp.MustCompile(`^// period:want (\w+)\s*$`)
+var testFunc = regexp.MustCompile(`^func (Test\w+)\(`)
+
+// wants reads the annotations of the test files in dir.
+func wants(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	w := map[string]string{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pending := ""
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		for sc.Scan() {
+			line := sc.Text()
+			if m := wantLine.FindStringSubmatch(line); m != nil {
+				pending = m[1]
+				continue
+			}
+			if m := testFunc.FindStringSubmatch(line); m != nil && pending != "" {
+				w[m[1]] = pending
+			}
+			if !strings.HasPrefix(line, "//") {
+				pending = ""
+			}
+		}
+	}
+	return w
+}
+
+// periodJSON runs the period command in-process and decodes its summaries.
+func periodJSON(t *testing.T, args ...string) (int, map[string]report.JSONSummary, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	sums := map[string]report.JSONSummary{}
+	sc := bufio.NewScanner(&out)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var s report.JSONSummary
+		if json.Unmarshal(sc.Bytes(), &s) == nil && s.Action == "summary" {
+			if _, dup := sums[s.Test]; dup {
+				t.Errorf("two summaries for %s", s.Test)
+			}
+			sums[s.Test] = s
+		}
+	}
+	return code, sums, errb.String()
+}
+
+func exampleDirs(t *testing.T, root string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Skipf("no %s: %v", root, err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if e.IsDir() {
+			dirs = append(dirs, filepath.Join(root, e.Name()))
+		}
+	}
+	sort.Strings(dirs)
+	return dirs
+}
+
+func gitStatus(t *testing.T, dir string) string {
+	out, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--", ".").CombinedOutput()
+	if err != nil {
+		return "" // not a git checkout (e.g. a source archive): nothing to compare
+	}
+	return string(out)
+}
+
+func TestExamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores every example")
+	}
+	root, _ := filepath.Abs("../../examples")
+	before := gitStatus(t, root)
+	for _, dir := range exampleDirs(t, root) {
+		dir := dir
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			want := wants(t, dir)
+			if len(want) == 0 {
+				t.Skip("no annotated tests")
+			}
+			code, sums, stderr := periodJSON(t, "test", "-json", "-continue", "-budget", "300", "-o", t.TempDir(), dir)
+			if code == 2 {
+				t.Fatalf("period could not run: %s", stderr)
+			}
+			anyBug := false
+			for test, kind := range want {
+				s, ok := sums[test]
+				if !ok {
+					t.Errorf("%s: no summary", test)
+					continue
+				}
+				var got []string
+				for _, b := range s.Bugs {
+					got = append(got, b.Kind)
+				}
+				anyBug = anyBug || len(got) > 0
+				switch {
+				case kind == "none" && len(got) > 0:
+					t.Errorf("%s: correct test, but period reported %v: %s", test, got, s.Bugs[0].Message)
+				case kind != "none" && !contains(got, kind):
+					t.Errorf("%s: want a %s, got %v after %d schedules", test, kind, got, s.Schedules)
+				}
+				for _, b := range s.Bugs {
+					if b.Kind == kind && b.Replay != "" {
+						checkReplay(t, b.Replay, kind)
+						break
+					}
+				}
+			}
+			if wantCode := map[bool]int{true: 1, false: 0}[anyBug]; code != wantCode {
+				t.Errorf("exit status %d, want %d", code, wantCode)
+			}
+		})
+	}
+	if after := gitStatus(t, root); after != before {
+		t.Errorf("period changed the user's tree:\n%s", after)
+	}
+}
+
+// checkReplay replays a bug and requires the same failure.
+func checkReplay(t *testing.T, file, kind string) {
+	t.Helper()
+	code, sums, stderr := periodJSON(t, "replay", "-json", file)
+	if code != 1 {
+		t.Errorf("replay %s: exit %d, want 1 (reproduced); %s", file, code, stderr)
+		return
+	}
+	for _, s := range sums {
+		if s.Diverged != "" || len(s.Bugs) == 0 || s.Bugs[0].Kind != kind {
+			t.Errorf("replay %s: %+v", file, s)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
