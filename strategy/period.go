@@ -53,8 +53,12 @@ import (
 //   - A new job joins the end of the job list and is first explored with the
 //     current period number (a prefix from a p-period run has at most p
 //     periods, so smaller numbers would give it nothing new).
-//   - A job that yields no schedule at some period number is finished, and
-//     rediscovering its slice later makes no new job.
+//   - The paper drops a job as soon as it yields no schedule. That is right
+//     when p outgrew the slice, but the serialized generator has nothing for
+//     p below the number of threads (R4) and a prefix can be longer than p,
+//     so a job is dropped only when it yields nothing and p reaches its
+//     number of key points (more periods than key points cannot be filled).
+//     Rediscovering a dropped slice makes no new job.
 //   - Slices count every key point but goroutine exits, which are recorded
 //     but never scheduled.
 type pgStrategy struct {
@@ -151,8 +155,10 @@ func (s *pgStrategy) Begin() bool {
 				s.start(sch, job)
 				return true
 			}
-			if s.genN == 0 {
-				s.list.remove(s.j) // no schedule: the job is done
+			if s.genN == 0 && s.p >= job.sl.total() {
+				// No schedule, and p periods are as many as the slice has
+				// key points: bigger p cannot be filled (R3), the job is done.
+				s.list.remove(s.j)
 			} else {
 				s.j++
 			}
@@ -322,6 +328,14 @@ func pgEffective(picks []pgPick, n int) pgSchedule {
 		i = j
 	}
 	return s
+}
+
+func (sl pgSlice) total() int {
+	n := 0
+	for _, k := range sl.K {
+		n += k
+	}
+	return n
 }
 
 func (sl pgSlice) slots() []pgSlot {
