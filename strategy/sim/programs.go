@@ -69,6 +69,9 @@ func Philosophers(n int) Program {
 // value plus one). With locked it is correct; without, updates get lost.
 func Counter(n int, locked bool) Program {
 	p := Program{Name: fmt.Sprintf("counter_%d", n), Threads: [][]Instr{spawner(n)}}
+	if locked {
+		p.Name += "_locked"
+	}
 	inc := func(l Locals) int { return l["r"] + 1 }
 	for i := 0; i < n; i++ {
 		body := []Instr{Read("c", "r").At("inc.read"), WriteF("c", inc).At("inc.write")}
