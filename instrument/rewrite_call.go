@@ -1,0 +1,458 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// This file rewrites calls: builtins (close, delete), the functions and
+// methods of sync, sync/atomic, time, context, runtime, os and testing that
+// have an rt hook, and ordinary calls (whose operands are rewritten).
+
+// timeFuncs are package functions replaced by the rt hook of the same name;
+// the bool says whether the hook takes a site first.
+var timeFuncs = map[string]bool{
+	"time.Sleep": true, "time.After": true, "time.Tick": true, "time.NewTimer": true,
+	"time.NewTicker": true, "time.AfterFunc": true,
+	"time.Now": false, "time.Since": false, "time.Until": false,
+	"context.WithTimeout": false, "context.WithDeadline": false,
+	"context.WithTimeoutCause": false, "context.WithDeadlineCause": false,
+	"sync.OnceFunc": false, "sync.OnceValue": false, "sync.OnceValues": false, "sync.NewCond": false,
+	"runtime.Gosched": true, "os.Exit": true,
+}
+
+// hookName maps a package function to its hook (runtime.Gosched -> Gosched).
+func hookName(fn *types.Func) string {
+	return fn.Name()
+}
+
+// methodHooks maps "pkg.Type.Method" to the rt hook that takes the receiver
+// pointer: rt.Lock(site, &mu). siteless hooks are listed in noSite.
+var methodHooks = map[string]string{
+	"sync.Mutex.Lock": "Lock", "sync.Mutex.Unlock": "Unlock", "sync.Mutex.TryLock": "TryLock",
+	"sync.RWMutex.Lock": "RWLock", "sync.RWMutex.Unlock": "RWUnlock", "sync.RWMutex.TryLock": "RWTryLock",
+	"sync.RWMutex.RLock": "RLock", "sync.RWMutex.RUnlock": "RUnlock", "sync.RWMutex.TryRLock": "TryRLock",
+	"sync.RWMutex.RLocker": "RLocker",
+	"sync.WaitGroup.Add": "WGAdd", "sync.WaitGroup.Done": "WGDone", "sync.WaitGroup.Wait": "WGWait",
+	"sync.WaitGroup.Go": "WGGo",
+	"sync.Once.Do":      "OnceDo",
+	"sync.Cond.Wait":    "CondWait", "sync.Cond.Signal": "CondSignal", "sync.Cond.Broadcast": "CondBroadcast",
+	"time.Timer.Stop": "TimerStop", "time.Timer.Reset": "TimerReset",
+	"time.Ticker.Stop": "TickerStop", "time.Ticker.Reset": "TickerReset",
+	"testing.T.Run": "TRun",
+}
+
+var noSite = map[string]bool{"RLocker": true}
+
+// call rewrites a call expression. The result is always a *ast.CallExpr
+// (defer and go need one).
+func (r *rewriter) call(c *ast.CallExpr) *ast.CallExpr {
+	fun := ast.Unparen(c.Fun)
+	tv := r.info.Types[c.Fun]
+	if tv.IsType() { // conversion
+		r.args(c)
+		return c
+	}
+	if tv.IsBuiltin() {
+		return r.builtin(c)
+	}
+	var fn *types.Func
+	var sel *types.Selection
+	switch f := fun.(type) {
+	case *ast.Ident:
+		fn, _ = r.info.Uses[f].(*types.Func)
+	case *ast.SelectorExpr:
+		if sel = r.info.Selections[f]; sel != nil {
+			fn, _ = sel.Obj().(*types.Func)
+		} else {
+			fn, _ = r.info.Uses[f.Sel].(*types.Func)
+		}
+	case *ast.IndexExpr:
+		fn = r.genericCallee(f.X)
+	case *ast.IndexListExpr:
+		fn = r.genericCallee(f.X)
+	}
+	if fn != nil && fn.Pkg() != nil {
+		if sel != nil && sel.Kind() == types.MethodVal {
+			if out := r.specialMethod(c, fun.(*ast.SelectorExpr), sel, fn); out != nil {
+				return out
+			}
+		} else if sel == nil {
+			if out := r.specialFunc(c, fun, fn); out != nil {
+				return out
+			}
+		}
+	}
+	if s, ok := fun.(*ast.SelectorExpr); ok && sel != nil && sel.Kind() == types.MethodVal {
+		s.X = r.receiver(s.X, sel)
+	} else if _, isInst := fun.(*ast.IndexExpr); !isInst {
+		if _, isInst := fun.(*ast.IndexListExpr); !isInst {
+			c.Fun = r.expr(c.Fun)
+		}
+	}
+	r.args(c)
+	return c
+}
+
+func (r *rewriter) genericCallee(x ast.Expr) *types.Func {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		fn, _ := r.info.Uses[x].(*types.Func)
+		return fn
+	case *ast.SelectorExpr:
+		fn, _ := r.info.Uses[x.Sel].(*types.Func)
+		return fn
+	}
+	return nil
+}
+
+func (r *rewriter) args(c *ast.CallExpr) {
+	for i, a := range c.Args {
+		c.Args[i] = r.expr(a)
+	}
+}
+
+// tupleArg reports f(g()) where g returns several values: no site can be
+// added in front of such an argument list.
+func (r *rewriter) tupleArg(c *ast.CallExpr) bool {
+	if len(c.Args) != 1 {
+		return false
+	}
+	_, ok := r.info.TypeOf(c.Args[0]).(*types.Tuple)
+	return ok
+}
+
+func (r *rewriter) builtin(c *ast.CallExpr) *ast.CallExpr {
+	var name string
+	switch f := ast.Unparen(c.Fun).(type) {
+	case *ast.Ident:
+		if b, ok := r.info.Uses[f].(*types.Builtin); ok {
+			name = b.Name()
+		}
+	case *ast.SelectorExpr:
+		if b, ok := r.info.Uses[f.Sel].(*types.Builtin); ok {
+			name = b.Name() // unsafe.X
+		}
+	}
+	pos := c.Pos()
+	switch name {
+	case "Offsetof", "Sizeof", "Alignof":
+		return c // operands are not evaluated
+	case "close":
+		if _, ok := under(r.info.TypeOf(c.Args[0])).(*types.Chan); ok {
+			return r.hook(pos, "Close", r.site(pos), r.expr(c.Args[0]))
+		}
+		r.note(pos, "close of a value of type parameter type is not controlled")
+	case "delete", "clear":
+		if _, ok := under(r.info.TypeOf(c.Args[0])).(*types.Map); ok {
+			c.Args[0] = r.hook(pos, "MapW", r.site(pos), r.expr(c.Args[0]))
+			for i := 1; i < len(c.Args); i++ {
+				c.Args[i] = r.expr(c.Args[i])
+			}
+			return c
+		}
+	}
+	r.args(c)
+	return c
+}
+
+// specialFunc rewrites calls of package functions that have a hook.
+func (r *rewriter) specialFunc(c *ast.CallExpr, fun ast.Expr, fn *types.Func) *ast.CallExpr {
+	path := fn.Pkg().Path()
+	key := path + "." + fn.Name()
+	pos := c.Pos()
+	if path == "sync/atomic" && len(c.Args) > 0 && !r.tupleArg(c) {
+		r.args(c)
+		c.Args[0] = r.hook(c.Args[0].Pos(), "Atomic", r.site(pos), c.Args[0])
+		return c
+	}
+	if key == "reflect.Select" {
+		r.note(pos, "reflect.Select is not controlled")
+		return nil
+	}
+	withSite, ok := timeFuncs[key]
+	if !ok {
+		return nil
+	}
+	if withSite && r.tupleArg(c) {
+		r.note(pos, "%s with a multi-value argument is not controlled", key)
+		return nil
+	}
+	r.args(c)
+	args := c.Args
+	if withSite {
+		args = append([]ast.Expr{r.site(pos)}, args...)
+	}
+	out := r.hook(pos, hookName(fn), args...)
+	out.Ellipsis = c.Ellipsis
+	out.Rparen = c.Rparen
+	// Explicit instantiations keep their type arguments: sync.OnceValue[int](f).
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		f.X = out.Fun
+		out.Fun = f
+	case *ast.IndexListExpr:
+		f.X = out.Fun
+		out.Fun = f
+	}
+	return out
+}
+
+// specialMethod rewrites calls of methods that have a hook, and calls of
+// Lock/Unlock through an interface (a sync.Locker).
+func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *types.Selection, fn *types.Func) *ast.CallExpr {
+	pos := c.Pos()
+	sig := fn.Type().(*types.Signature)
+	if types.IsInterface(r.info.TypeOf(f.X)) {
+		if (fn.Name() == "Lock" || fn.Name() == "Unlock") && sig.Params().Len() == 0 && sig.Results().Len() == 0 && isLocker(r.info.TypeOf(f.X)) {
+			return r.hook(pos, "Locker"+fn.Name(), r.site(pos), r.expr(f.X))
+		}
+		return nil
+	}
+	if sig.Recv() == nil {
+		return nil
+	}
+	pkg, typ := namedIn(deref(sig.Recv().Type()))
+	if pkg == "reflect" && typ == "Value" {
+		switch fn.Name() {
+		case "Send", "Recv", "TrySend", "TryRecv", "Close":
+			r.note(pos, "reflect.Value.%s is not controlled", fn.Name())
+		}
+		return nil
+	}
+	key := pkg + "." + typ + "." + fn.Name()
+	name, hooked := methodHooks[key]
+	wrap := ""
+	switch {
+	case pkg == "sync/atomic":
+		wrap = "Atomic"
+	case pkg == "sync" && typ == "Map":
+		wrap = "SyncMap"
+	case !hooked:
+		return nil
+	}
+	if key == "testing.T.Run" && !isPointer(r.info.TypeOf(f.X)) && !r.addressable(f.X) {
+		return nil
+	}
+	recv, ok := r.recvPtr(f.X, sel, pos)
+	if !ok {
+		return nil
+	}
+	r.args(c)
+	if wrap != "" {
+		// rt.Atomic(site, &v).Load(), rt.SyncMap(site, &m).Load(k)
+		f.X = r.hook(f.X.Pos(), wrap, r.site(pos), recv)
+		return c
+	}
+	args := []ast.Expr{recv}
+	if !noSite[name] {
+		args = append([]ast.Expr{r.site(pos)}, args...)
+	}
+	out := r.hook(pos, name, append(args, c.Args...)...)
+	out.Rparen = c.Rparen
+	return out
+}
+
+// addressable reports whether &e is legal, conservatively.
+func (r *rewriter) addressable(e ast.Expr) bool {
+	tv, ok := r.info.Types[e]
+	return ok && tv.Addressable()
+}
+
+// recvPtr builds a pointer to the receiver a promoted method works on:
+// c.Lock() on a struct embedding sync.Mutex is rt.Lock(site, &c.Mutex).
+func (r *rewriter) recvPtr(x ast.Expr, sel *types.Selection, pos token.Pos) (ast.Expr, bool) {
+	idx := sel.Index()
+	cur := r.info.TypeOf(x)
+	// Check the path first: fields we cannot name leave the call as it is.
+	t := cur
+	for _, i := range idx[:len(idx)-1] {
+		st, ok := under(deref(t)).(*types.Struct)
+		if !ok {
+			return nil, false
+		}
+		fld := st.Field(i)
+		if !fld.Exported() && fld.Pkg() != r.pkg {
+			r.note(pos, "method %s reached through unexported field %s is not controlled", sel.Obj().Name(), fld.Name())
+			return nil, false
+		}
+		t = fld.Type()
+	}
+	var base ast.Expr
+	if isPointer(cur) {
+		base = paren(r.expr(x))
+	} else {
+		base = paren(r.path(x))
+	}
+	for _, i := range idx[:len(idx)-1] {
+		fld := under(deref(cur)).(*types.Struct).Field(i)
+		base = &ast.SelectorExpr{X: paren(base), Sel: ident(fld.Name(), x.End())}
+		cur = fld.Type()
+	}
+	if isPointer(cur) {
+		return base, true
+	}
+	if p, ok := base.(*ast.ParenExpr); ok {
+		base = p.X
+	}
+	if s, ok := base.(*ast.StarExpr); ok {
+		return s.X, true
+	}
+	return &ast.UnaryExpr{OpPos: x.Pos(), Op: token.AND, X: base}, true
+}
+
+// isLocker reports whether an interface type has Lock() and Unlock().
+func isLocker(t types.Type) bool {
+	ms := types.NewMethodSet(t)
+	for _, name := range []string{"Lock", "Unlock"} {
+		s := ms.Lookup(nil, name)
+		if s == nil {
+			return false
+		}
+		sig := s.Obj().Type().(*types.Signature)
+		if sig.Params().Len() != 0 || sig.Results().Len() != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// funcValue rewrites a package function used as a value (not called).
+func (r *rewriter) funcValue(x *ast.SelectorExpr, fn *types.Func) ast.Expr {
+	key := fn.Pkg().Path() + "." + fn.Name()
+	switch key {
+	case "time.Now", "time.Since", "time.Until":
+		return r.rtSelChanged(x.Pos(), fn.Name())
+	}
+	if _, ok := timeFuncs[key]; ok || fn.Pkg().Path() == "sync/atomic" {
+		r.note(x.Pos(), "%s used as a value is not controlled", key)
+	}
+	return x
+}
+
+func (r *rewriter) rtSelChanged(pos token.Pos, name string) ast.Expr {
+	r.changed = true
+	return r.rtSel(pos, name)
+}
+
+// methodValue rewrites x.m used as a value: hooked methods become closures
+// over the receiver evaluated now, like the method value itself.
+func (r *rewriter) methodValue(x *ast.SelectorExpr, sel *types.Selection) ast.Expr {
+	fn, _ := sel.Obj().(*types.Func)
+	if fn != nil && !types.IsInterface(r.info.TypeOf(x.X)) {
+		sig := fn.Type().(*types.Signature)
+		pkg, typ := namedIn(deref(sig.Recv().Type()))
+		key := pkg + "." + typ + "." + fn.Name()
+		if name, ok := methodHooks[key]; ok && pkg == "sync" {
+			if recv, ok := r.recvPtr(x.X, sel, x.Pos()); ok {
+				return r.boundHook(x.Pos(), name, recv, sig)
+			}
+			return x
+		}
+		if pkg == "sync" || pkg == "sync/atomic" || pkg == "time" {
+			if _, ok := methodHooks[key]; ok || pkg != "time" {
+				r.note(x.Pos(), "method value %s is not controlled", key)
+			}
+		}
+	}
+	x.X = r.receiver(x.X, sel)
+	return x
+}
+
+// boundHook builds func(p P) func(params) results { return func(params) results { return rt.H(site, p, params...) } }(recv),
+// where P is named through a private import of sync.
+func (r *rewriter) boundHook(pos token.Pos, name string, recv ast.Expr, sig *types.Signature) ast.Expr {
+	p := r.tmp(pos)
+	inner := r.hookLit(pos, name, []ast.Expr{p}, sig)
+	outerType := &ast.FuncType{Func: pos, Params: &ast.FieldList{List: []*ast.Field{{Names: []*ast.Ident{p}, Type: r.typeExpr(sig.Recv().Type(), pos)}}},
+		Results: &ast.FieldList{List: []*ast.Field{{Type: inner.Type}}}}
+	outer := &ast.FuncLit{Type: outerType, Body: block(pos, &ast.ReturnStmt{Return: pos, Results: []ast.Expr{inner}})}
+	return &ast.CallExpr{Fun: outer, Lparen: pos, Args: []ast.Expr{recv}, Rparen: pos}
+}
+
+// hookLit builds func(a0 T0, ...) R { [return] rt.H(site, fixed..., a0, ...) }
+// for a method signature whose parameter types are predeclared or func().
+func (r *rewriter) hookLit(pos token.Pos, name string, fixed []ast.Expr, sig *types.Signature) *ast.FuncLit {
+	ft := &ast.FuncType{Func: pos, Params: &ast.FieldList{}}
+	args := append([]ast.Expr{}, fixed...)
+	if !noSite[name] {
+		args = append([]ast.Expr{r.site(pos)}, args...)
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		a := r.tmp(pos)
+		ft.Params.List = append(ft.Params.List, &ast.Field{Names: []*ast.Ident{a}, Type: r.typeExpr(sig.Params().At(i).Type(), pos)})
+		args = append(args, a)
+	}
+	call := r.hook(pos, name, args...)
+	var body ast.Stmt = &ast.ExprStmt{X: call}
+	if sig.Results().Len() > 0 {
+		ft.Results = &ast.FieldList{}
+		for i := 0; i < sig.Results().Len(); i++ {
+			ft.Results.List = append(ft.Results.List, &ast.Field{Type: r.typeExpr(sig.Results().At(i).Type(), pos)})
+		}
+		body = &ast.ReturnStmt{Return: pos, Results: []ast.Expr{call}}
+	}
+	return &ast.FuncLit{Type: ft, Body: block(pos, body)}
+}
+
+// typeExpr spells the types that occur in the sync API (pointers, named
+// types, predeclared types, funcs), qualifying packages through private
+// imports.
+func (r *rewriter) typeExpr(t types.Type, pos token.Pos) ast.Expr {
+	switch t := types.Unalias(t).(type) {
+	case *types.Pointer:
+		return &ast.StarExpr{Star: pos, X: r.typeExpr(t.Elem(), pos)}
+	case *types.Basic:
+		return ident(t.Name(), pos)
+	case *types.Named:
+		if t.Obj().Pkg() == nil {
+			return ident(t.Obj().Name(), pos) // error
+		}
+		return &ast.SelectorExpr{X: ident(r.stdName(t.Obj().Pkg().Path()), pos), Sel: ident(t.Obj().Name(), pos)}
+	case *types.Signature:
+		ft := &ast.FuncType{Func: pos, Params: &ast.FieldList{}}
+		for i := 0; i < t.Params().Len(); i++ {
+			ft.Params.List = append(ft.Params.List, &ast.Field{Type: r.typeExpr(t.Params().At(i).Type(), pos)})
+		}
+		if t.Results().Len() > 0 {
+			ft.Results = &ast.FieldList{}
+			for i := 0; i < t.Results().Len(); i++ {
+				ft.Results.List = append(ft.Results.List, &ast.Field{Type: r.typeExpr(t.Results().At(i).Type(), pos)})
+			}
+		}
+		return ft
+	}
+	panic("instrument: cannot spell type " + t.String())
+}
+
+// methodExpr rewrites (*sync.Mutex).Lock into an equivalent func literal.
+func (r *rewriter) methodExpr(x *ast.SelectorExpr, sel *types.Selection) ast.Expr {
+	fn, _ := sel.Obj().(*types.Func)
+	if fn == nil {
+		return x
+	}
+	sig := fn.Type().(*types.Signature)
+	pkg, typ := namedIn(deref(sig.Recv().Type()))
+	key := pkg + "." + typ + "." + fn.Name()
+	name, ok := methodHooks[key]
+	if !ok || pkg != "sync" || !isPointer(r.info.TypeOf(x.X)) {
+		if pkg == "sync" || pkg == "sync/atomic" {
+			r.note(x.Pos(), "method expression %s is not controlled", key)
+		}
+		return x
+	}
+	// The literal's first parameter is the receiver.
+	full := types.NewSignatureType(nil, nil, nil,
+		types.NewTuple(append([]*types.Var{types.NewParam(token.NoPos, nil, "", sig.Recv().Type())}, tupleVars(sig.Params())...)...),
+		sig.Results(), false)
+	return r.hookLit(x.Pos(), name, nil, full)
+}
+
+func tupleVars(t *types.Tuple) []*types.Var {
+	var vs []*types.Var
+	for i := 0; i < t.Len(); i++ {
+		vs = append(vs, t.At(i))
+	}
+	return vs
+}

@@ -1,0 +1,116 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// globals appends the package-state snapshot of the variables this file
+// declares at package level, so that the engine can restore them before
+// every run:
+//
+//	var _ = rt.Globals(func() func() {
+//		a0, a1 := x, y
+//		return func() { x, y = a0, a1 }
+//	})
+//
+// Variables that contain a lock are copied through reflect: a plain copy is
+// what vet's copylocks check rejects.
+func (r *rewriter) globals(file *ast.File) {
+	var plain, locked []*ast.Ident
+	for _, d := range file.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.VAR {
+			continue
+		}
+		for _, s := range g.Specs {
+			for _, n := range s.(*ast.ValueSpec).Names {
+				v, ok := r.info.Defs[n].(*types.Var)
+				if n.Name == "_" || !ok {
+					continue
+				}
+				if containsLock(v.Type()) {
+					locked = append(locked, n)
+				} else {
+					plain = append(plain, n)
+				}
+			}
+		}
+	}
+	if len(plain)+len(locked) == 0 {
+		return
+	}
+	pos := token.NoPos
+	name := func(n *ast.Ident) *ast.Ident { return ident(n.Name, pos) }
+	var snap, restore []ast.Stmt
+	if len(plain) > 0 {
+		var tmps, vars, vars2, tmps2 []ast.Expr
+		for _, n := range plain {
+			t := r.tmp(pos)
+			tmps, vars = append(tmps, t), append(vars, name(n))
+			tmps2, vars2 = append(tmps2, ident(t.Name, pos)), append(vars2, name(n))
+		}
+		snap = append(snap, define(pos, tmps, vars...))
+		restore = append(restore, &ast.AssignStmt{Lhs: vars2, Tok: token.ASSIGN, Rhs: tmps2})
+	}
+	for _, n := range locked {
+		// t := reflect.New(reflect.TypeOf(&x).Elem()).Elem(); t.Set(reflect.ValueOf(&x).Elem())
+		// restore: reflect.ValueOf(&x).Elem().Set(t)
+		rf := r.stdName("reflect")
+		call := func(fun ast.Expr, args ...ast.Expr) *ast.CallExpr { return &ast.CallExpr{Fun: fun, Args: args} }
+		sel := func(x ast.Expr, s string) *ast.SelectorExpr { return &ast.SelectorExpr{X: x, Sel: ident(s, pos)} }
+		addr := func() ast.Expr { return &ast.UnaryExpr{Op: token.AND, X: name(n)} }
+		elemOf := func() ast.Expr { return call(sel(call(sel(ident(rf, pos), "ValueOf"), addr()), "Elem")) }
+		t := r.tmp(pos)
+		typ := call(sel(call(sel(ident(rf, pos), "TypeOf"), addr()), "Elem"))
+		snap = append(snap,
+			define(pos, []ast.Expr{t}, call(sel(call(sel(ident(rf, pos), "New"), typ), "Elem"))),
+			&ast.ExprStmt{X: call(sel(ident(t.Name, pos), "Set"), elemOf())})
+		restore = append(restore, &ast.ExprStmt{X: call(sel(elemOf(), "Set"), ident(t.Name, pos))})
+	}
+	funcType := func() *ast.FuncType { return &ast.FuncType{Params: &ast.FieldList{}} }
+	restoreLit := &ast.FuncLit{Type: funcType(), Body: &ast.BlockStmt{List: restore}}
+	snap = append(snap, &ast.ReturnStmt{Results: []ast.Expr{restoreLit}})
+	snapType := funcType()
+	snapType.Results = &ast.FieldList{List: []*ast.Field{{Type: funcType()}}}
+	snapLit := &ast.FuncLit{Type: snapType, Body: &ast.BlockStmt{List: snap}}
+	decl := &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{
+		Names:  []*ast.Ident{ident("_", pos)},
+		Values: []ast.Expr{r.hook(pos, "Globals", snapLit)},
+	}}}
+	file.Decls = append(file.Decls, decl)
+}
+
+// containsLock mirrors vet's copylocks: a type is a lock if *T has Lock and
+// Unlock methods (sync types, atomic types through their noCopy field);
+// structs and arrays containing one are too.
+func containsLock(t types.Type) bool {
+	return lockIn(t, map[types.Type]bool{})
+}
+
+func lockIn(t types.Type, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		if hasLockMethods(t) {
+			return true
+		}
+		for i := 0; i < u.NumFields(); i++ {
+			if lockIn(u.Field(i).Type(), seen) {
+				return true
+			}
+		}
+	case *types.Array:
+		return lockIn(u.Elem(), seen)
+	}
+	return false
+}
+
+func hasLockMethods(t types.Type) bool {
+	ms := types.NewMethodSet(types.NewPointer(t))
+	return ms.Lookup(nil, "Lock") != nil && ms.Lookup(nil, "Unlock") != nil
+}

@@ -1,0 +1,393 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+)
+
+// This file rewrites statements. A statement that needs temporaries becomes
+// a block, so that the temporaries' scope ends with it and the statement
+// stays one statement wherever it was (labels, case bodies, goto).
+
+func (r *rewriter) block(b *ast.BlockStmt) {
+	if b != nil {
+		r.stmts(b.List)
+	}
+}
+
+func (r *rewriter) stmts(list []ast.Stmt) {
+	for i, s := range list {
+		list[i] = r.stmt(s)
+	}
+}
+
+func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
+	switch s := s.(type) {
+	case nil:
+		return nil
+	case *ast.ExprStmt:
+		s.X = r.expr(s.X)
+	case *ast.SendStmt:
+		if _, ok := under(r.info.TypeOf(s.Chan)).(*types.Chan); !ok {
+			r.note(s.Pos(), "send on a value of type parameter type is not controlled")
+			s.Chan, s.Value = r.expr(s.Chan), r.expr(s.Value)
+			return s
+		}
+		return &ast.ExprStmt{X: r.hook(s.Arrow, "Send", r.site(s.Arrow), r.expr(s.Chan), r.expr(s.Value))}
+	case *ast.IncDecStmt:
+		s.X = r.readModifyWrite(s.X)
+	case *ast.AssignStmt:
+		r.assign(s)
+	case *ast.GoStmt:
+		return r.goStmt(s)
+	case *ast.DeferStmt:
+		s.Call = r.call(s.Call)
+	case *ast.ReturnStmt:
+		for i, e := range s.Results {
+			s.Results[i] = r.expr(e)
+		}
+	case *ast.BlockStmt:
+		r.block(s)
+	case *ast.IfStmt:
+		s.Init = r.stmt(s.Init)
+		s.Cond = r.expr(s.Cond)
+		r.block(s.Body)
+		s.Else = r.stmt(s.Else)
+	case *ast.ForStmt:
+		s.Init = r.stmt(s.Init)
+		s.Cond = r.expr(s.Cond)
+		s.Post = r.stmt(s.Post)
+		r.block(s.Body)
+	case *ast.RangeStmt:
+		return r.rangeStmt(s, nil)
+	case *ast.SwitchStmt:
+		s.Init = r.stmt(s.Init)
+		s.Tag = r.expr(s.Tag)
+		for _, c := range s.Body.List {
+			cc := c.(*ast.CaseClause)
+			for i, e := range cc.List {
+				cc.List[i] = r.expr(e)
+			}
+			r.stmts(cc.Body)
+		}
+	case *ast.TypeSwitchStmt:
+		s.Init = r.stmt(s.Init)
+		s.Assign = r.stmt(s.Assign)
+		for _, c := range s.Body.List {
+			r.stmts(c.(*ast.CaseClause).Body)
+		}
+	case *ast.SelectStmt:
+		return r.selectStmt(s, nil)
+	case *ast.LabeledStmt:
+		switch inner := s.Stmt.(type) {
+		case *ast.SelectStmt:
+			return r.selectStmt(inner, s)
+		case *ast.RangeStmt:
+			return r.rangeStmt(inner, s)
+		}
+		s.Stmt = r.stmt(s.Stmt)
+	case *ast.DeclStmt:
+		if g, ok := s.Decl.(*ast.GenDecl); ok && g.Tok == token.VAR {
+			for _, spec := range g.Specs {
+				r.valueSpec(spec.(*ast.ValueSpec))
+			}
+		}
+	}
+	return s
+}
+
+// recvOf returns the receive expression e is, if any.
+func recvOf(e ast.Expr) *ast.UnaryExpr {
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+		return u
+	}
+	return nil
+}
+
+// recv2 rewrites v, ok := <-ch into v, ok := rt.Recv2(site, ch).
+func (r *rewriter) recv2(e ast.Expr) ast.Expr {
+	u := recvOf(e)
+	if u == nil {
+		return r.expr(e)
+	}
+	if _, ok := under(r.info.TypeOf(u.X)).(*types.Chan); !ok {
+		r.note(u.Pos(), "receive on a value of type parameter type is not controlled")
+		return r.expr(e)
+	}
+	return r.hook(u.OpPos, "Recv2", r.site(u.OpPos), r.expr(u.X))
+}
+
+func (r *rewriter) valueSpec(s *ast.ValueSpec) {
+	if len(s.Names) == 2 && len(s.Values) == 1 {
+		s.Values[0] = r.recv2(s.Values[0])
+		return
+	}
+	for i, v := range s.Values {
+		s.Values[i] = r.expr(v)
+	}
+}
+
+func (r *rewriter) assign(s *ast.AssignStmt) {
+	switch s.Tok {
+	case token.DEFINE:
+		// The left side declares (or redeclares) locals: not accesses.
+	case token.ASSIGN:
+		for i, e := range s.Lhs {
+			s.Lhs[i] = r.lhs(e)
+		}
+	default: // op=
+		s.Lhs[0] = r.readModifyWrite(s.Lhs[0])
+	}
+	if len(s.Lhs) == 2 && len(s.Rhs) == 1 {
+		s.Rhs[0] = r.recv2(s.Rhs[0])
+		return
+	}
+	for i, e := range s.Rhs {
+		s.Rhs[i] = r.expr(e)
+	}
+}
+
+// goStmt rewrites go f(x) into { f0, x0 := f, x; rt.Go(site, func() { f0(x0) }) }:
+// the function value and the arguments are evaluated by the parent, as Go does.
+func (r *rewriter) goStmt(s *ast.GoStmt) ast.Stmt {
+	pos := s.Go
+	tuple := r.tupleArg(s.Call)
+	c := r.call(s.Call)
+	if lit, ok := c.Fun.(*ast.FuncLit); ok && len(c.Args) == 0 && lit.Type.Params.NumFields() == 0 && lit.Type.Results.NumFields() == 0 {
+		run := r.hook(pos, "Go", r.site(pos), lit)
+		run.Rparen = c.Rparen
+		return &ast.ExprStmt{X: run}
+	}
+	var lhs, rhs []ast.Expr
+	if r.needsTemp(c.Fun) {
+		t := r.tmp(pos)
+		lhs, rhs = append(lhs, t), append(rhs, c.Fun)
+		c.Fun = ident(t.Name, c.Fun.Pos())
+	}
+	var pre []ast.Stmt
+	if tuple {
+		n := r.info.TypeOf(s.Call.Args[0]).(*types.Tuple).Len()
+		if len(lhs) > 0 {
+			pre = append(pre, define(pos, lhs, rhs...))
+			lhs, rhs = nil, nil
+		}
+		var ts, uses []ast.Expr
+		for i := 0; i < n; i++ {
+			t := r.tmp(pos)
+			ts, uses = append(ts, t), append(uses, ident(t.Name, c.Args[0].Pos()))
+		}
+		pre = append(pre, define(pos, ts, c.Args[0]))
+		c.Args = uses
+	} else {
+		for i, a := range c.Args {
+			if r.needsTemp(a) {
+				t := r.tmp(pos)
+				lhs, rhs = append(lhs, t), append(rhs, a)
+				c.Args[i] = ident(t.Name, a.Pos())
+			}
+		}
+	}
+	if len(lhs) > 0 {
+		pre = append(pre, define(pos, lhs, rhs...))
+	}
+	lit := &ast.FuncLit{Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{}}, Body: block(pos, &ast.ExprStmt{X: c})}
+	lit.Body.Rbrace = c.Rparen
+	call := r.hook(pos, "Go", r.site(pos), lit)
+	call.Rparen = c.Rparen
+	run := &ast.ExprStmt{X: call}
+	if len(pre) == 0 {
+		return run
+	}
+	return block(pos, append(pre, run)...)
+}
+
+// needsTemp reports whether evaluating e later, in the child goroutine,
+// could give another value than evaluating it now.
+func (r *rewriter) needsTemp(e ast.Expr) bool {
+	if tv, ok := r.info.Types[e]; ok && (tv.Value != nil || tv.IsNil() || tv.IsType() || tv.IsBuiltin()) {
+		return false
+	}
+	switch e := e.(type) {
+	case *ast.BasicLit, *ast.FuncLit:
+		return false
+	case *ast.ParenExpr:
+		return r.needsTemp(e.X)
+	case *ast.Ident:
+		switch r.info.Uses[e].(type) {
+		case *types.Func, *types.Builtin, *types.Const, *types.Nil, *types.TypeName:
+			return false
+		}
+		return true
+	case *ast.SelectorExpr:
+		if x, ok := e.X.(*ast.Ident); ok && x.Name == r.prefix && r.info.Uses[x] == nil {
+			return false // rt.Hook
+		}
+		if r.qualified(e) {
+			_, isVar := r.info.Uses[e.Sel].(*types.Var)
+			return isVar
+		}
+	case *ast.UnaryExpr:
+		if e.Op == token.AND {
+			if x, ok := e.X.(*ast.Ident); ok {
+				_, isVar := r.info.Uses[x].(*types.Var)
+				return !isVar
+			}
+		}
+	case *ast.IndexExpr:
+		return !isFuncInstance(r.info, e.X)
+	case *ast.IndexListExpr:
+		return false
+	}
+	return true
+}
+
+// rangeStmt rewrites range over a channel into receives; other ranges only
+// get their operands rewritten. lab is the statement's label, if any.
+func (r *rewriter) rangeStmt(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
+	if _, isChan := under(r.info.TypeOf(s.X)).(*types.Chan); !isChan {
+		if _, isParam := types.Unalias(r.info.TypeOf(s.X)).(*types.TypeParam); isParam {
+			r.note(s.Pos(), "range over a value of type parameter type is not controlled")
+		}
+		s.X = r.expr(s.X)
+		if s.Tok == token.ASSIGN {
+			s.Key, s.Value = r.path(s.Key), r.path(s.Value)
+		}
+		r.block(s.Body)
+		if lab != nil {
+			lab.Stmt = s
+			return lab
+		}
+		return s
+	}
+	pos := s.For
+	c, ok := r.tmp(pos), r.tmp(pos)
+	ch := r.expr(s.X)
+	r.block(s.Body)
+	recv := func() ast.Expr { return r.hook(pos, "Recv2", r.site(pos), ident(c.Name, pos)) }
+	var loop ast.Stmt
+	if s.Tok == token.ASSIGN && !isBlank(s.Key) {
+		// for v = range ch: receive into a temporary, then assign v (maybe
+		// shared memory) only when a value arrived.
+		v := r.tmp(pos)
+		head := []ast.Stmt{
+			define(pos, []ast.Expr{v, ok}, recv()),
+			&ast.IfStmt{If: pos, Cond: &ast.UnaryExpr{OpPos: pos, Op: token.NOT, X: ident(ok.Name, pos)},
+				Body: block(pos, &ast.BranchStmt{TokPos: pos, Tok: token.BREAK})},
+			&ast.AssignStmt{Lhs: []ast.Expr{r.lhs(s.Key)}, TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{ident(v.Name, pos)}},
+		}
+		s.Body.List = append(head, s.Body.List...)
+		loop = &ast.ForStmt{For: pos, Body: s.Body}
+	} else {
+		// for v := range ch: a three-clause loop keeps the module's loop
+		// variable semantics (shared before Go 1.22, per iteration after).
+		var key ast.Expr = ident("_", pos)
+		if s.Key != nil && s.Tok == token.DEFINE {
+			key = s.Key
+		}
+		loop = &ast.ForStmt{For: pos,
+			Init: define(pos, []ast.Expr{key, ok}, recv()),
+			Cond: ident(ok.Name, pos),
+			Post: &ast.AssignStmt{Lhs: []ast.Expr{ident(key.(*ast.Ident).Name, pos), ident(ok.Name, pos)}, TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{recv()}},
+			Body: s.Body}
+	}
+	if lab != nil {
+		lab.Stmt = loop
+		loop = lab
+	}
+	return block(pos, define(pos, []ast.Expr{c}, ch), loop)
+}
+
+func isBlank(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return e == nil || ok && id.Name == "_"
+}
+
+// selectStmt rewrites a select so that the scheduler picks the case:
+//
+//	{ c0 := ch0; c1, v1 := ch1, v
+//	  sel := rt.Select(site, hasDefault, rt.RecvCase(c0), rt.SendCase(c1))
+//	  select {
+//	  case x := <-rt.RecvIf(sel, 0, c0): rt.SelectDone(sel); ...
+//	  case rt.SendIf(sel, 1, c1) <- v1: rt.SelectDone(sel); ...
+//	  case <-rt.DefaultIf(sel): rt.SelectDone(sel); ... } }
+//
+// Operands are evaluated once, in source order, as Go does on entering a select.
+func (r *rewriter) selectStmt(s *ast.SelectStmt, lab *ast.LabeledStmt) ast.Stmt {
+	pos := s.Select
+	if len(s.Body.List) == 0 {
+		// select {} blocks forever; the panic keeps it a terminating statement.
+		var forever ast.Stmt = &ast.ExprStmt{X: r.hook(pos, "BlockForever", r.site(pos))}
+		if lab != nil {
+			lab.Stmt = forever
+			forever = lab
+		}
+		unreachable := &ast.ExprStmt{X: &ast.CallExpr{Fun: ident("panic", pos), Lparen: pos,
+			Args: []ast.Expr{&ast.BasicLit{ValuePos: pos, Kind: token.STRING, Value: strconv.Quote("unreachable")}}, Rparen: pos}}
+		return block(pos, forever, unreachable)
+	}
+	sel := r.tmp(pos).Name
+	at := func(name string, p token.Pos) *ast.Ident { return ident(name, p) }
+	var pre []ast.Stmt
+	var cases []ast.Expr
+	hasDefault := false
+	for _, cl := range s.Body.List {
+		cc := cl.(*ast.CommClause)
+		cpos := cc.Case
+		idx := &ast.BasicLit{ValuePos: cpos, Kind: token.INT, Value: strconv.Itoa(len(cases))}
+		switch comm := cc.Comm.(type) {
+		case nil:
+			hasDefault = true
+			ifDefault := r.hook(cpos, "DefaultIf", at(sel, cpos))
+			cc.Comm = &ast.ExprStmt{X: &ast.UnaryExpr{OpPos: cpos, Op: token.ARROW, X: ifDefault}}
+		case *ast.SendStmt:
+			c := r.tmp(cpos)
+			lhs, rhs := []ast.Expr{c}, []ast.Expr{r.expr(comm.Chan)}
+			if r.needsTemp(comm.Value) {
+				v := r.tmp(cpos)
+				lhs, rhs = append(lhs, v), append(rhs, r.expr(comm.Value))
+				comm.Value = at(v.Name, comm.Value.Pos())
+			} else {
+				comm.Value = r.expr(comm.Value)
+			}
+			pre = append(pre, define(cpos, lhs, rhs...))
+			cases = append(cases, r.hook(pos, "SendCase", at(c.Name, pos)))
+			comm.Chan = r.hook(cpos, "SendIf", at(sel, cpos), idx, at(c.Name, cpos))
+		case *ast.ExprStmt:
+			pre = append(pre, r.selectRecv(pos, recvOf(comm.X), sel, idx, &cases))
+		case *ast.AssignStmt:
+			if comm.Tok == token.ASSIGN {
+				for i, e := range comm.Lhs {
+					comm.Lhs[i] = r.lhs(e)
+				}
+			}
+			pre = append(pre, r.selectRecv(pos, recvOf(comm.Rhs[0]), sel, idx, &cases))
+		}
+		r.stmts(cc.Body)
+		done := &ast.ExprStmt{X: r.hook(cc.Colon, "SelectDone", at(sel, cc.Colon))}
+		cc.Body = append([]ast.Stmt{done}, cc.Body...)
+	}
+	hasDef := ident(strconv.FormatBool(hasDefault), pos)
+	choose := r.hook(pos, "Select", append([]ast.Expr{r.site(pos), hasDef}, cases...)...)
+	pre = append(pre, define(pos, []ast.Expr{at(sel, pos)}, choose))
+	var real ast.Stmt = s
+	if lab != nil {
+		lab.Stmt = s
+		real = lab
+	}
+	b := block(pos, append(pre, real)...)
+	b.Rbrace = s.Body.Rbrace
+	return b
+}
+
+// selectRecv evaluates a receive case's channel into a temporary and points
+// the real case at rt.RecvIf.
+func (r *rewriter) selectRecv(pos token.Pos, u *ast.UnaryExpr, sel string, idx ast.Expr, cases *[]ast.Expr) ast.Stmt {
+	cpos := u.OpPos
+	c := r.tmp(cpos)
+	def := define(cpos, []ast.Expr{c}, r.expr(u.X))
+	*cases = append(*cases, r.hook(pos, "RecvCase", ident(c.Name, pos)))
+	u.X = r.hook(cpos, "RecvIf", ident(sel, cpos), idx, ident(c.Name, cpos))
+	return def
+}

@@ -1,0 +1,24 @@
+package notes
+
+import (
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+func Notes(cases []reflect.SelectCase, v reflect.Value, n *atomic.Int32) {
+	reflect.Select(cases) // note: reflect.Select is not controlled
+	v.Send(v)             // note: reflect.Value.Send is not controlled
+	sleep := time.Sleep   // note: time.Sleep used as a value
+	sleep(1)
+	load := n.Load // note: method value sync/atomic.Int32.Load
+	_ = load
+}
+
+func Generic[C ~chan int](c C) {
+	c <- 1 // note: send on a value of type parameter type
+	<-c    // note: receive on a value of type parameter type
+}
+
+var _ sync.Mutex

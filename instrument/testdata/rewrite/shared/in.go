@@ -1,0 +1,75 @@
+package shared
+
+import "io"
+
+var (
+	count int
+	table = map[string]int{}
+	items []int
+)
+
+type node struct {
+	val  int
+	next *node
+	arr  [4]int
+}
+
+type pair struct{ a, b int }
+
+func idx() int { return 0 }
+
+func Shared(p *node, arr *[4]int, s []int, m map[string]int, pp *pair) int {
+	count++
+	count += 2
+	count = count * 2
+	x := count
+	table["a"] = x
+	table["b"]++
+	delete(table, "a")
+	v, ok := table["c"]
+	_, _ = v, ok
+	items = append(items, x)
+	s[idx()] += 3
+	p.val = p.next.val
+	p.arr[1] = 2
+	arr[0] = *(&x)
+	m["k"] = len(m)
+	*pp = pair{a: 1, b: count}
+	q := &p.val
+	*q = 4
+	var local pair
+	local.a = 1
+	y := local.a + local.b
+	_ = &count
+	if io.EOF != nil {
+		y++
+	}
+	return x + y + s[0]
+}
+
+func Captured() int {
+	n := 0
+	done := make(chan bool)
+	go func() {
+		n++
+		done <- true
+	}()
+	<-done
+	return n
+}
+
+func AddrTaken() int {
+	total := 0
+	add(&total)
+	return total
+}
+
+func add(p *int) { *p += 1 }
+
+func Closure() func() int {
+	var st struct{ a, b int }
+	return func() int {
+		st.a++
+		return st.a + st.b
+	}
+}

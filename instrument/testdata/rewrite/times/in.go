@@ -1,0 +1,36 @@
+package times
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"time"
+)
+
+func Times(ctx context.Context) time.Duration {
+	start := time.Now()
+	time.Sleep(time.Millisecond)
+	<-time.After(time.Second)
+	t := time.NewTimer(time.Second)
+	if !t.Stop() {
+		t.Reset(time.Second)
+	}
+	tk := time.NewTicker(time.Second)
+	tk.Reset(2 * time.Second)
+	tk.Stop()
+	_ = time.Tick(time.Second)
+	time.AfterFunc(time.Second, func() {})
+	c1, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	_, cancel2 := context.WithDeadline(c1, time.Now().Add(time.Second))
+	cancel2()
+	runtime.Gosched()
+	now := time.Now
+	_ = now()
+	_ = time.Until(start)
+	return time.Since(start)
+}
+
+func Quit(code int) {
+	os.Exit(code)
+}
