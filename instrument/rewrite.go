@@ -93,10 +93,10 @@ type rewriter struct {
 	opts RewriteOptions
 	file *ast.File
 
-	prefix   string            // name of the rt import; temporaries and extra imports extend it
-	ntmp     int               // temporaries made so far
+	prefix   string              // name of the rt import; temporaries and extra imports extend it
+	ntmp     int                 // temporaries made so far
 	captured map[*types.Var]bool // locals shared with a func literal or through &x
-	imports  map[string]string // extra std imports (path -> name) the generated code needs
+	imports  map[string]string   // extra std imports (path -> name) the generated code needs
 	notes    []Note
 	changed  bool
 

@@ -34,7 +34,7 @@ var methodHooks = map[string]string{
 	"sync.RWMutex.Lock": "RWLock", "sync.RWMutex.Unlock": "RWUnlock", "sync.RWMutex.TryLock": "RWTryLock",
 	"sync.RWMutex.RLock": "RLock", "sync.RWMutex.RUnlock": "RUnlock", "sync.RWMutex.TryRLock": "TryRLock",
 	"sync.RWMutex.RLocker": "RLocker",
-	"sync.WaitGroup.Add": "WGAdd", "sync.WaitGroup.Done": "WGDone", "sync.WaitGroup.Wait": "WGWait",
+	"sync.WaitGroup.Add":   "WGAdd", "sync.WaitGroup.Done": "WGDone", "sync.WaitGroup.Wait": "WGWait",
 	"sync.WaitGroup.Go": "WGGo",
 	"sync.Once.Do":      "OnceDo",
 	"sync.Cond.Wait":    "CondWait", "sync.Cond.Signal": "CondSignal", "sync.Cond.Broadcast": "CondBroadcast",
