@@ -235,6 +235,9 @@ func (s *pgStrategy) Choose(at Event, n int) int { return s.rng.intn(n) }
 
 // End is the feedback analyzer.
 func (s *pgStrategy) End(r *Run) {
+	if s.provisional != nil {
+		s.confirmPaths(r.Paths)
+	}
 	s.paths = r.Paths
 	counts := map[GID]int{}
 	for _, e := range r.Events {
@@ -261,9 +264,6 @@ func (s *pgStrategy) End(r *Run) {
 		s.list.update(key, sl, pgGetPrefix(eff, s.prev))
 	}
 	s.prev = eff
-	if s.provisional != nil {
-		s.confirmPaths(r.Paths)
-	}
 }
 
 // Describe shows the current schedule; ".." marks the unbounded last period.
@@ -540,7 +540,17 @@ func (s *pgStrategy) confirmPaths(paths []string) {
 			same = false
 		}
 	}
-	if !same {
-		_ = s.load(s.state(old), paths)
+	if same {
+		return
+	}
+	key := ""
+	if s.curJob != nil {
+		key = s.curJob.key
+	}
+	_ = s.load(s.state(old), paths)
+	for _, j := range s.list.jobs {
+		if j.key == key {
+			s.curJob = j
+		}
 	}
 }

@@ -185,3 +185,50 @@ func TestPeriodLastPeriodPRNG(t *testing.T) {
 		}
 	}
 }
+
+// pgDrive runs one schedule of a fake program whose threads execute the
+// given events when picked (each event enabled alone, in order).
+func pgDrive(s *pgStrategy, paths []string, evs []Event) bool {
+	if !s.Begin() {
+		return false
+	}
+	for _, e := range evs {
+		s.Next([]Event{e})
+	}
+	s.End(&Run{Events: evs, Paths: paths})
+	return true
+}
+
+// A checkpoint names threads by path: restored in a process that numbers
+// the paths differently, the jobs follow their threads.
+func TestPeriodCheckpointRenumbered(t *testing.T) {
+	evs := func(a, b GID) []Event {
+		return []Event{{G: 0, Site: "x"}, {G: a, Site: "a1"}, {G: a, Site: "a2"}, {G: b, Site: "b1"}, {G: b, Site: "b2"}, {G: b, Site: "b3"}}
+	}
+	s := newPeriod("period", false, Options{Seed: 1})
+	pgDrive(s, []string{"0", "0.1", "0.2"}, evs(1, 2))
+	cp := s.Checkpoint()
+	r := newPeriod("period", false, Options{Seed: 1})
+	if err := r.Restore(cp); err != nil {
+		t.Fatal(err)
+	}
+	// The new process numbers 0.2 before 0.1.
+	pgDrive(r, []string{"0", "0.2", "0.1"}, evs(2, 1))
+	var job *pgJob
+	for _, j := range r.list.jobs {
+		if j.key == s.list.jobs[1].key {
+			job = j
+		}
+	}
+	if job == nil {
+		t.Fatalf("job lost: %v", r.list.jobs)
+	}
+	want := pgCounts(map[GID]int{0: 1, 2: 2, 1: 3}) // 0.1 (now t2) has two key points, 0.2 (now t1) three
+	if !reflect.DeepEqual(job.sl, want) {
+		t.Fatalf("restored slice %v, want %v", job.sl, want)
+	}
+	// The same slice, seen under the new numbering, is recognised.
+	if len(r.list.jobs) != len(s.list.jobs) {
+		t.Fatalf("%d jobs after restore, %d before", len(r.list.jobs), len(s.list.jobs))
+	}
+}
