@@ -264,11 +264,12 @@ type rewritten struct {
 }
 
 type preparer struct {
-	work    string
-	done    map[string]*rewritten // original path -> result, shared by all packages
-	goMods  map[string]string     // module dir -> overlaid go.mod ("" for our own module)
-	rtDir   string                // extracted runtime module, once needed
-	seenPkg map[string]bool       // import paths already prepared
+	work      string
+	done      map[string]*rewritten // original path -> result, shared by all packages
+	goMods    map[string]string     // module dir -> overlaid go.mod ("" for our own module)
+	rtDir     string                // where go.mod replacements point the runtime module
+	rtOverlay map[string]string     // overlay entries that put the runtime at rtDir
+	seenPkg   map[string]bool       // import paths already prepared
 }
 
 // testUnit groups the loader's packages that make up one package's tests.
@@ -429,6 +430,13 @@ func (p *preparer) prepareUnit(u *testUnit) (*TestPackage, error) {
 			return nil, err
 		}
 		overlay[mod.GoMod] = gomod
+		_, rtFiles, err := p.extractRuntime()
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range rtFiles {
+			overlay[k] = v
+		}
 	}
 
 	tp.Overlay = filepath.Join(p.work, "overlay", url.PathEscape(tp.ImportPath)+".json")

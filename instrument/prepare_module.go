@@ -3,6 +3,7 @@ package instrument
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
@@ -17,29 +18,75 @@ import (
 // language version, so modules declaring any go version can require it.
 const runtimeGoVersion = "1.13"
 
+// virtualRuntime is where test builds see the runtime module: a tree of
+// empty directories into which the overlay maps the extracted files. The
+// build cache keys a package on its directory, so a fixed place lets the
+// runtime compile once rather than once per work directory (about a second
+// each time).
+var virtualRuntime = filepath.Join(os.TempDir(), "period-virtual-runtime")
+
 // extractRuntime writes Period's runtime sources (embedded in the period
-// command) to WorkDir/periodrt as a module of their own, once per Prepare.
-func (p *preparer) extractRuntime() (string, error) {
+// command) to WorkDir/periodrt as a module of their own, once per Prepare,
+// and returns the directory the go.mod replacement should name, with the
+// overlay entries that make it visible there.
+func (p *preparer) extractRuntime() (string, map[string]string, error) {
 	if p.rtDir != "" {
-		return p.rtDir, nil
+		return p.rtDir, p.rtOverlay, nil
 	}
 	dir := filepath.Join(p.work, "periodrt")
 	// Start afresh so that files removed from the runtime do not linger.
 	if err := os.RemoveAll(dir); err != nil {
-		return "", err
+		return "", nil, err
+	}
+	files := map[string][]byte{
+		"go.mod": []byte(fmt.Sprintf("module %s\n\ngo %s\n", runtimeModule, runtimeGoVersion)),
 	}
 	err := period.RuntimeFiles(func(name string, data []byte) error {
-		return writeFile(filepath.Join(dir, filepath.FromSlash(name)), data)
+		files[name] = data
+		return nil
 	})
 	if err != nil {
-		return "", fmt.Errorf("extracting the runtime: %v", err)
+		return "", nil, fmt.Errorf("extracting the runtime: %v", err)
 	}
-	gomod := fmt.Sprintf("module %s\n\ngo %s\n", runtimeModule, runtimeGoVersion)
-	if err := writeFile(filepath.Join(dir, "go.mod"), []byte(gomod)); err != nil {
-		return "", err
+	virtual := virtualRuntime
+	if hasFiles(virtual) {
+		virtual = "" // not ours: use the extracted files directly
 	}
-	p.rtDir = dir
-	return dir, nil
+	overlay := map[string]string{}
+	for name, data := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := writeFile(path, data); err != nil {
+			return "", nil, err
+		}
+		if virtual == "" {
+			continue
+		}
+		vpath := filepath.Join(virtual, filepath.FromSlash(name))
+		overlay[vpath] = path
+		// The assembler runs in the package directory: it must exist,
+		// empty (the overlay supplies the files).
+		if err := os.MkdirAll(filepath.Dir(vpath), 0o755); err != nil {
+			return "", nil, err
+		}
+	}
+	p.rtDir, p.rtOverlay = dir, overlay
+	if virtual != "" {
+		p.rtDir = virtual
+	}
+	return p.rtDir, p.rtOverlay, nil
+}
+
+// hasFiles reports whether anything but directories is under dir.
+func hasFiles(dir string) bool {
+	found := false
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			found = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
 }
 
 // goModOverlay writes a copy of the module's go.mod that requires Period's
@@ -52,7 +99,7 @@ func (p *preparer) goModOverlay(mod *packages.Module) (string, error) {
 	if mod.GoMod == "" {
 		return "", fmt.Errorf("module %s has no go.mod", mod.Path)
 	}
-	rtDir, err := p.extractRuntime()
+	rtDir, _, err := p.extractRuntime()
 	if err != nil {
 		return "", err
 	}
