@@ -61,6 +61,14 @@ import (
 //     Rediscovering a dropped slice makes no new job.
 //   - Slices count every key point but goroutine exits, which are recorded
 //     but never scheduled.
+//   - The parallel generator never yields one schedule twice (see
+//     pgParallel); the paper's enumeration would, when a combination's last
+//     thread runs only in the last period.
+//
+// In Go the test goroutine (t0) creates the others, so a schedule whose
+// first period belongs to a child is skipped until t0 has run: bugs whose
+// threads are spawned by t0 typically need one period more than in the
+// paper, where main is not a thread under test.
 type pgStrategy struct {
 	name   string
 	serial bool // use the serialized generator (rules R1-R4) instead of the parallel one
