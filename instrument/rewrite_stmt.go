@@ -286,10 +286,25 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
 		if s.Key != nil && s.Tok == token.DEFINE {
 			key = s.Key
 		}
+		name := key.(*ast.Ident).Name
+		var post ast.Stmt = &ast.AssignStmt{Lhs: []ast.Expr{ident(name, pos), ident(ok.Name, pos)}, TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{recv()}}
+		if name != "_" && versionBefore(r.opts.GoVersion, 22) {
+			// One variable for all iterations: the receive that sees the
+			// channel closed must not zero it (closures may still read it):
+			// func() { t, k := rt.Recv2(site, c); if k { v = t }; ok = k }()
+			t, k := r.tmp(pos), r.tmp(pos)
+			body := block(pos,
+				define(pos, []ast.Expr{t, k}, recv()),
+				&ast.IfStmt{If: pos, Cond: ident(k.Name, pos), Body: block(pos,
+					&ast.AssignStmt{Lhs: []ast.Expr{ident(name, pos)}, TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{ident(t.Name, pos)}})},
+				&ast.AssignStmt{Lhs: []ast.Expr{ident(ok.Name, pos)}, TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{ident(k.Name, pos)}})
+			lit := &ast.FuncLit{Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{}}, Body: body}
+			post = &ast.ExprStmt{X: &ast.CallExpr{Fun: lit, Lparen: pos, Rparen: pos}}
+		}
 		loop = &ast.ForStmt{For: pos,
 			Init: define(pos, []ast.Expr{key, ok}, recv()),
 			Cond: ident(ok.Name, pos),
-			Post: &ast.AssignStmt{Lhs: []ast.Expr{ident(key.(*ast.Ident).Name, pos), ident(ok.Name, pos)}, TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{recv()}},
+			Post: post,
 			Body: s.Body}
 	}
 	if lab != nil {

@@ -16,7 +16,8 @@ type stats struct {
 	flag uint32
 }
 
-func Atomics(s *stats, local stats) int64 {
+func Atomics(s *stats) int64 {
+	var local stats
 	atomic.AddInt64(&hits, 1)
 	atomic.StoreInt32(&s.old, 2)
 	if atomic.CompareAndSwapUint32(&s.flag, 0, 1) {

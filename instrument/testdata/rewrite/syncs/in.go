@@ -20,7 +20,7 @@ func (c *counter) Inc() {
 	c.n++
 }
 
-func (c counter) Value() int { return c.n }
+func (c *counter) Value() int { return c.n }
 
 func Locks(c *counter, o outer, l sync.Locker) bool {
 	var mu sync.Mutex

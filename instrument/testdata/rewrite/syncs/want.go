@@ -25,7 +25,7 @@ func (c *counter) Inc() {
 	*_prt.W("in.go:20", _prt.R("in.go:20", &c.n))++
 }
 
-func (c counter) Value() int { return c.n }
+func (c *counter) Value() int { return *_prt.R("in.go:23", &c.n) }
 
 func Locks(c *counter, o outer, l sync.Locker) bool {
 	var mu sync.Mutex

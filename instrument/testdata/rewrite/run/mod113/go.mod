@@ -1,0 +1,3 @@
+module example.com/mod113
+
+go 1.13

@@ -1,0 +1,3 @@
+module example.com/mod122
+
+go 1.22
