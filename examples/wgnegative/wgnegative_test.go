@@ -12,16 +12,21 @@ func run(fixed bool) {
 	if fixed {
 		finish = task.FinishFixed
 	}
-	exited := make(chan struct{}, 2)
-	go func() { finish(); exited <- struct{}{} }() // worker
-	go func() { finish(); exited <- struct{}{} }() // canceller
+	result := make(chan int)
+	exited := make(chan struct{})
+	go func() { // worker: reports its result, then marks the task finished
+		result <- 42
+		finish()
+		close(exited)
+	}()
+	<-result
+	finish() // the caller finishes the task too, in case the worker could not
 	wg.Wait()
-	<-exited
 	<-exited
 }
 
-// Bug: non-atomic test-and-set before wg.Done. Interleaving: both goroutines Load false,
-// both Store true and call Done: the counter goes to -1.
+// Bug: non-atomic test-and-set before wg.Done. Interleaving: after the result hand-off
+// both goroutines Load false before either Stores true; both call Done: counter -1.
 // period:want panic
 func TestFinish(t *testing.T) { run(false) }
 
