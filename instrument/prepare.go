@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"net/url"
 	"os"
@@ -15,7 +14,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -98,7 +96,7 @@ func Prepare(opts PrepareOptions) ([]*TestPackage, error) {
 		if err != nil {
 			return nil, err
 		}
-		pkgs, err := load(loadDir, rel)
+		pkgs, err := load(loadDir, true, rel)
 		if err != nil {
 			return nil, fmt.Errorf("loading %s: %v", pat, err)
 		}
@@ -108,7 +106,7 @@ func Prepare(opts PrepareOptions) ([]*TestPackage, error) {
 		if msg := loadErrors(pkgs); msg != "" {
 			return nil, errors.New(msg)
 		}
-		tps, err := p.prepareAll(pkgs)
+		tps, err := p.prepareAll(loadDir, pkgs)
 		if err != nil {
 			return nil, err
 		}
@@ -175,75 +173,32 @@ func isLocalPattern(pat string) bool {
 		strings.HasPrefix(pat, "./") || strings.HasPrefix(pat, "../")
 }
 
+// loadMode asks for syntax and types of the packages named; their
+// dependencies come from export data (as compiled by go list -export, in
+// the build cache), which is much faster than type-checking the standard
+// library from source. Same-module dependencies are loaded from source by
+// a second call.
 const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
-	packages.NeedImports | packages.NeedDeps | packages.NeedModule | packages.NeedForTest |
+	packages.NeedImports | packages.NeedModule | packages.NeedForTest |
 	packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedTypesSizes
 
-func load(dir, pattern string) ([]*packages.Package, error) {
-	roots, err := foreignRoots()
-	if err != nil {
-		return nil, err
-	}
+func load(dir string, tests bool, patterns ...string) ([]*packages.Package, error) {
 	cfg := &packages.Config{
 		Mode:  loadMode,
 		Dir:   dir,
-		Tests: true,
+		Tests: tests,
 		Fset:  token.NewFileSet(),
-		// Type-checking the standard library and downloaded modules from
-		// source is most of the loading time; their function bodies are
-		// never rewritten, so drop them (declarations are all types need).
-		ParseFile: func(fset *token.FileSet, name string, src []byte) (*ast.File, error) {
-			f, err := parser.ParseFile(fset, name, src, parser.AllErrors|parser.ParseComments)
-			if f != nil && isForeign(roots, name) {
-				for _, d := range f.Decls {
-					if fd, ok := d.(*ast.FuncDecl); ok {
-						fd.Body = nil
-					}
-				}
-			}
-			return f, err
-		},
 	}
-	return packages.Load(cfg, pattern)
-}
-
-// foreignRoots are GOROOT and GOMODCACHE: code there is never instrumented.
-var foreignRoots = sync.OnceValues(func() ([]string, error) {
-	out, err := exec.Command("go", "env", "GOROOT", "GOMODCACHE").Output()
-	if err != nil {
-		return nil, fmt.Errorf("go env: %v", err)
-	}
-	var roots []string
-	for _, l := range strings.Split(string(out), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			roots = append(roots, filepath.Clean(l)+string(filepath.Separator))
-		}
-	}
-	return roots, nil
-})
-
-func isForeign(roots []string, name string) bool {
-	for _, r := range roots {
-		if strings.HasPrefix(name, r) {
-			return true
-		}
-	}
-	return false
+	return packages.Load(cfg, patterns...)
 }
 
 // loadErrors lists the errors of every loaded package and its dependencies,
-// positions first, each once. Type errors in foreign packages are artefacts
-// of their dropped function bodies (unused imports): the build reports any
-// real ones.
+// positions first, each once.
 func loadErrors(pkgs []*packages.Package) string {
-	roots, _ := foreignRoots()
 	seen := map[string]bool{}
 	var msgs []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
-			if e.Kind == packages.TypeError && len(p.GoFiles) > 0 && isForeign(roots, p.GoFiles[0]) {
-				continue
-			}
 			s := e.Error()
 			if !seen[s] {
 				seen[s] = true
@@ -275,9 +230,75 @@ type preparer struct {
 // testUnit groups the loader's packages that make up one package's tests.
 type testUnit struct {
 	plain, inPkg, xtest *packages.Package
+
+	base           *packages.Package // inPkg, or plain when there are no in-package tests
+	inTests        []string          // test functions of base
+	xTests         []string          // test functions of xtest
+	deps           []*packages.Package
+	uninstrumented []string
 }
 
-func (p *preparer) prepareAll(pkgs []*packages.Package) ([]*TestPackage, error) {
+// hasTests finds the unit's test functions; false for packages without
+// any, and for standard library packages.
+func (u *testUnit) hasTests() bool {
+	u.base = u.inPkg
+	if u.base == nil {
+		u.base = u.plain
+	}
+	if u.base == nil || u.base.Module == nil {
+		return false
+	}
+	u.inTests = testFuncs(u.base)
+	if u.xtest != nil {
+		u.xTests = testFuncs(u.xtest)
+	}
+	return len(u.inTests)+len(u.xTests) > 0
+}
+
+// walk finds the packages of the unit's own module that it depends on
+// (which get instrumented too) and the non-standard packages of other
+// modules (which stay uncontrolled).
+func (u *testUnit) walk() error {
+	mod := u.base.Module
+	if !mod.Main {
+		return fmt.Errorf("%s is not in the main module: run period inside module %s", u.base.PkgPath, mod.Path)
+	}
+	if mod.Path == runtimeModule && isRuntimePackage(u.base.PkgPath) {
+		return fmt.Errorf("%s is part of Period's runtime and cannot be tested under it", u.base.PkgPath)
+	}
+	others := map[string]bool{}
+	seen := map[string]bool{}  // package IDs
+	added := map[string]bool{} // import paths: a package and its test variants count once
+	var visit func(*packages.Package)
+	visit = func(q *packages.Package) {
+		if seen[q.ID] {
+			return
+		}
+		seen[q.ID] = true
+		for _, path := range keysOf(q.Imports) {
+			visit(q.Imports[path])
+		}
+		switch {
+		case q.Module == nil:
+			// standard library
+		case q.Module.Path != mod.Path:
+			others[q.PkgPath] = true
+		case q.Module.Path == runtimeModule && isRuntimePackage(q.PkgPath):
+		case q.PkgPath == u.base.PkgPath || q == u.xtest || added[q.PkgPath]:
+		default:
+			added[q.PkgPath] = true
+			u.deps = append(u.deps, q)
+		}
+	}
+	visit(u.base)
+	if u.xtest != nil {
+		visit(u.xtest)
+	}
+	u.uninstrumented = keysOf(others)
+	return nil
+}
+
+func (p *preparer) prepareAll(loadDir string, pkgs []*packages.Package) ([]*TestPackage, error) {
 	units := map[string]*testUnit{}
 	var order []string
 	unit := func(path string) *testUnit {
@@ -292,7 +313,7 @@ func (p *preparer) prepareAll(pkgs []*packages.Package) ([]*TestPackage, error) 
 	for _, pkg := range pkgs {
 		switch {
 		case pkg.ForTest == "":
-			if !strings.HasSuffix(pkg.ID, ".test") || pkg.Name != "main" || pkg.ID == pkg.PkgPath && !isTestMain(pkg) {
+			if !(pkg.Name == "main" && strings.HasSuffix(pkg.ID, ".test") && isTestMain(pkg)) {
 				unit(pkg.PkgPath).plain = pkg
 			}
 		case pkg.PkgPath == pkg.ForTest:
@@ -302,19 +323,58 @@ func (p *preparer) prepareAll(pkgs []*packages.Package) ([]*TestPackage, error) 
 		}
 	}
 	sort.Strings(order)
-	var out []*TestPackage
+
+	// Keep the packages with tests, and find the same-module dependencies
+	// they need loaded from source.
+	var todo []*testUnit
+	have := map[string]*packages.Package{} // import path -> package with syntax
 	for _, path := range order {
-		if p.seenPkg[path] {
+		u := units[path]
+		if u.plain != nil {
+			have[path] = u.plain
+		}
+		if p.seenPkg[path] || !u.hasTests() {
 			continue
 		}
 		p.seenPkg[path] = true
-		tp, err := p.prepareUnit(units[path])
+		if err := u.walk(); err != nil {
+			return nil, err
+		}
+		todo = append(todo, u)
+	}
+	var missing []string
+	for _, u := range todo {
+		for _, q := range u.deps {
+			if have[q.PkgPath] == nil {
+				have[q.PkgPath] = q // placeholder until loaded
+				missing = append(missing, q.PkgPath)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		loaded, err := load(loadDir, false, missing...)
+		if err != nil {
+			return nil, fmt.Errorf("loading dependencies: %v", err)
+		}
+		if msg := loadErrors(loaded); msg != "" {
+			return nil, errors.New(msg)
+		}
+		for _, q := range loaded {
+			have[q.PkgPath] = q
+		}
+	}
+
+	var out []*TestPackage
+	for _, u := range todo {
+		for i, q := range u.deps {
+			u.deps[i] = have[q.PkgPath]
+		}
+		tp, err := p.prepareUnit(u)
 		if err != nil {
 			return nil, err
 		}
-		if tp != nil {
-			out = append(out, tp)
-		}
+		out = append(out, tp)
 	}
 	return out, nil
 }
@@ -331,69 +391,27 @@ func isTestMain(pkg *packages.Package) bool {
 }
 
 func (p *preparer) prepareUnit(u *testUnit) (*TestPackage, error) {
-	base := u.inPkg
-	if base == nil {
-		base = u.plain
-	}
-	if base == nil || base.Module == nil {
-		return nil, nil // std or GOPATH packages are not supported
-	}
-	inTests := testFuncs(base)
-	var xTests []string
-	if u.xtest != nil {
-		xTests = testFuncs(u.xtest)
-	}
-	if len(inTests)+len(xTests) == 0 {
-		return nil, nil
-	}
-	mod := base.Module
-	if mod.Path == runtimeModule && isRuntimePackage(base.PkgPath) {
-		return nil, fmt.Errorf("%s is part of Period's runtime and cannot be tested under it", base.PkgPath)
-	}
+	base, mod := u.base, u.base.Module
 	tp := &TestPackage{
-		ImportPath: base.PkgPath,
-		Dir:        base.Dir,
-		ModuleDir:  mod.Dir,
-		ModulePath: mod.Path,
-		GoVersion:  mod.GoVersion,
-		Tests:      append(append([]string(nil), inTests...), xTests...),
+		ImportPath:     base.PkgPath,
+		Dir:            base.Dir,
+		ModuleDir:      mod.Dir,
+		ModulePath:     mod.Path,
+		GoVersion:      mod.GoVersion,
+		Tests:          append(append([]string(nil), u.inTests...), u.xTests...),
+		Uninstrumented: u.uninstrumented,
 	}
 	overlay := map[string]string{}
 
 	// The package itself (with its in-package tests), its external tests,
 	// and every package of the same module it depends on.
-	roots := []*packages.Package{base}
+	all := []*packages.Package{base}
 	if u.xtest != nil {
-		roots = append(roots, u.xtest)
+		all = append(all, u.xtest)
 	}
+	all = append(all, u.deps...)
 	instrumented := map[string]bool{}
-	uninstrumented := map[string]bool{}
-	var deps []*packages.Package
-	seen := map[string]bool{}
-	var visit func(*packages.Package)
-	visit = func(q *packages.Package) {
-		if seen[q.ID] {
-			return
-		}
-		seen[q.ID] = true
-		for _, path := range keysOf(q.Imports) {
-			visit(q.Imports[path])
-		}
-		switch {
-		case q.Module == nil:
-			// standard library
-		case q.Module.Path != mod.Path:
-			uninstrumented[q.PkgPath] = true
-		case q.Module.Path == runtimeModule && isRuntimePackage(q.PkgPath):
-		case q.PkgPath == base.PkgPath || q == u.xtest:
-		default:
-			deps = append(deps, q)
-		}
-	}
-	for _, r := range roots {
-		visit(r)
-	}
-	for _, q := range append(roots, deps...) {
+	for _, q := range all {
 		if err := p.rewritePackage(q, tp, overlay); err != nil {
 			return nil, err
 		}
@@ -402,14 +420,13 @@ func (p *preparer) prepareUnit(u *testUnit) (*TestPackage, error) {
 		}
 	}
 	tp.Instrumented = keysOf(instrumented)
-	tp.Uninstrumented = keysOf(uninstrumented)
 
 	// The driver test.
 	driverPkg := base
 	if u.xtest != nil {
 		driverPkg = u.xtest
 	}
-	src, err := driverSource(driverPkg, base.PkgPath, u.xtest != nil, inTests, xTests)
+	src, err := driverSource(driverPkg, base.PkgPath, u.xtest != nil, u.inTests, u.xTests)
 	if err != nil {
 		return nil, err
 	}
