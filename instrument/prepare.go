@@ -53,6 +53,8 @@ type TestPackage struct {
 	Instrumented   []string // import paths of packages rewritten (package itself + main-module deps)
 	Uninstrumented []string // non-std dependencies left uncontrolled (outside the main module)
 	Notes          []Note
+
+	buildFlags []string
 }
 
 // Prepare loads the packages matched by opts.Patterns, rewrites them and the
@@ -123,7 +125,8 @@ func (p *TestPackage) Build(ctx context.Context, out string) error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.CommandContext(ctx, "go", "test", "-c", "-overlay="+p.Overlay, "-vet=off", "-o", out)
+	args := append([]string{"test", "-c", "-overlay=" + p.Overlay, "-vet=off"}, p.buildFlags...)
+	cmd := exec.CommandContext(ctx, "go", append(args, "-o", out)...)
 	cmd.Dir = p.Dir
 	var buf bytes.Buffer
 	cmd.Stdout = &buf
@@ -453,6 +456,12 @@ func (p *preparer) prepareUnit(u *testUnit) (*TestPackage, error) {
 		}
 		for k, v := range rtFiles {
 			overlay[k] = v
+		}
+		// vendor/modules.txt cannot list the runtime without a directory
+		// for it in the user's tree (the assembler runs there): build in
+		// module mode instead, which needs the go.sum a vendored module has.
+		if _, err := os.Stat(filepath.Join(mod.Dir, "vendor", "modules.txt")); err == nil {
+			tp.buildFlags = append(tp.buildFlags, "-mod=mod")
 		}
 	}
 

@@ -364,3 +364,35 @@ func TestIsTestName(t *testing.T) {
 		}
 	}
 }
+
+// A vendored module builds too (in module mode), and its tree stays as it was.
+func TestPrepareVendoredModule(t *testing.T) {
+	root := t.TempDir()
+	for _, m := range []string{"modreq", "helper"} {
+		if err := os.CopyFS(filepath.Join(root, m), os.DirFS(filepath.Join(prepareData, m))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mod := filepath.Join(root, "modreq")
+	vendor := exec.Command("go", "mod", "vendor")
+	vendor.Dir = mod
+	if out, err := vendor.CombinedOutput(); err != nil {
+		t.Fatalf("go mod vendor: %v\n%s", err, out)
+	}
+	before := treeHashes(t, root)
+	work := t.TempDir()
+	tps, err := Prepare(PrepareOptions{Dir: mod, Patterns: []string{"./..."}, WorkDir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(work, "app.test")
+	if err := tps[0].Build(context.Background(), bin); err != nil {
+		t.Fatal(err)
+	}
+	if ran, _ := runDriver(t, tps[0], bin); fmt.Sprint(ran) != "[app.TestQuad]" {
+		t.Errorf("tests that ran: %q", ran)
+	}
+	if after := treeHashes(t, root); !reflect.DeepEqual(before, after) {
+		t.Error("the user's tree changed")
+	}
+}
