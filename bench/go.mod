@@ -1,0 +1,3 @@
+module github.com/period-dev/period/bench
+
+go 1.13

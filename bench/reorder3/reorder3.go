@@ -1,0 +1,25 @@
+// Package reorder3 renders SCTBench CS/reorder_3_bad.c in Go: 2 setters write
+// a = 1 and then b = -1 with no synchronisation; one checker expects to see
+// the pair either untouched or complete.
+package reorder3
+
+// Setters is the number of setter goroutines (iSet); there is one checker.
+const Setters = 2
+
+var a, b int
+
+// Reset restores the initial state.
+func Reset() { a, b = 0, 0 }
+
+// Set writes the pair.
+func Set() {
+	a = 1
+	b = -1
+}
+
+// Check fails on a half-written pair.
+func Check(fail func(string)) {
+	if !((a == 0 && b == 0) || (a == 1 && b == -1)) {
+		fail("reorder_3: saw a half-written (a, b)")
+	}
+}
