@@ -272,14 +272,16 @@ func TestBuildErrorNamesOriginalFile(t *testing.T) {
 }
 
 func TestPrepareErrors(t *testing.T) {
-	cases := []struct{ pattern, want string }{
-		{"./broken/...", "bad/bad.go:4:9"},                       // does not compile: original file:line
-		{"./mod113/nowhere/...", "does not exist"},               // no such directory
-		{"./...", "matched no packages"},                         // every module below is nested
-		{"example.com/nothing/here", "example.com/nothing/here"}, // not in any module
+	cases := []struct{ dir, pattern, want string }{
+		{"", "./broken/...", "bad/bad.go:4:9"},                       // does not compile: original file:line
+		{"", "./mod113/nowhere/...", "does not exist"},               // no such directory
+		{"", "./...", "matched no packages"},                         // every module below is nested
+		{"", "example.com/nothing/here", "example.com/nothing/here"}, // not in any module
+		{"modreq", "example.com/helper", "not in the main module"},   // a dependency's own tests
 	}
 	for _, c := range cases {
-		_, err := Prepare(PrepareOptions{Dir: prepareData, Patterns: []string{c.pattern}, WorkDir: t.TempDir()})
+		dir := filepath.Join(prepareData, c.dir)
+		_, err := Prepare(PrepareOptions{Dir: dir, Patterns: []string{c.pattern}, WorkDir: t.TempDir()})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Prepare(%s) = %v, want an error containing %q", c.pattern, err, c.want)
 		}
