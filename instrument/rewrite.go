@@ -95,6 +95,7 @@ type rewriter struct {
 
 	prefix   string              // name of the rt import; temporaries and extra imports extend it
 	ntmp     int                 // temporaries made so far
+	simple   int                 // >0 in an if/for/switch header: no blocks there
 	captured map[*types.Var]bool // locals shared with a func literal or through &x
 	imports  map[string]string   // extra std imports (path -> name) the generated code needs
 	notes    []Note

@@ -113,14 +113,16 @@ func (r *rewriter) args(c *ast.CallExpr) {
 	}
 }
 
-// tupleArg reports f(g()) where g returns several values: no site can be
-// added in front of such an argument list.
-func (r *rewriter) tupleArg(c *ast.CallExpr) bool {
+// tupleArg reports f(g()) where g returns several values (no site can be
+// added in front of such an argument list); n is their number.
+func (r *rewriter) tupleArg(c *ast.CallExpr) (n int) {
 	if len(c.Args) != 1 {
-		return false
+		return 0
 	}
-	_, ok := r.info.TypeOf(c.Args[0]).(*types.Tuple)
-	return ok
+	if t, ok := r.info.TypeOf(c.Args[0]).(*types.Tuple); ok {
+		return t.Len()
+	}
+	return 0
 }
 
 func (r *rewriter) builtin(c *ast.CallExpr) *ast.CallExpr {
@@ -162,7 +164,7 @@ func (r *rewriter) specialFunc(c *ast.CallExpr, fun ast.Expr, fn *types.Func) *a
 	path := fn.Pkg().Path()
 	key := path + "." + fn.Name()
 	pos := c.Pos()
-	if path == "sync/atomic" && len(c.Args) > 0 && !r.tupleArg(c) {
+	if path == "sync/atomic" && len(c.Args) > 0 && r.tupleArg(c) == 0 {
 		r.args(c)
 		c.Args[0] = r.hook(c.Args[0].Pos(), "Atomic", r.site(pos), c.Args[0])
 		return c
@@ -175,7 +177,7 @@ func (r *rewriter) specialFunc(c *ast.CallExpr, fun ast.Expr, fn *types.Func) *a
 	if !ok {
 		return nil
 	}
-	if withSite && r.tupleArg(c) {
+	if withSite && r.tupleArg(c) > 0 {
 		r.note(pos, "%s with a multi-value argument is not controlled", key)
 		return nil
 	}

@@ -39,11 +39,14 @@ func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 	case *ast.IncDecStmt:
 		s.X = r.readModifyWrite(s.X)
 	case *ast.AssignStmt:
+		if r.hoistable(s) {
+			return r.hoist(s)
+		}
 		r.assign(s)
 	case *ast.GoStmt:
 		return r.goStmt(s)
 	case *ast.DeferStmt:
-		s.Call = r.call(s.Call)
+		return r.deferStmt(s)
 	case *ast.ReturnStmt:
 		for i, e := range s.Results {
 			s.Results[i] = r.expr(e)
@@ -51,19 +54,19 @@ func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 	case *ast.BlockStmt:
 		r.block(s)
 	case *ast.IfStmt:
-		s.Init = r.stmt(s.Init)
+		s.Init = r.simpleStmt(s.Init)
 		s.Cond = r.expr(s.Cond)
 		r.block(s.Body)
 		s.Else = r.stmt(s.Else)
 	case *ast.ForStmt:
-		s.Init = r.stmt(s.Init)
+		s.Init = r.simpleStmt(s.Init)
 		s.Cond = r.expr(s.Cond)
-		s.Post = r.stmt(s.Post)
+		s.Post = r.simpleStmt(s.Post)
 		r.block(s.Body)
 	case *ast.RangeStmt:
 		return r.rangeStmt(s, nil)
 	case *ast.SwitchStmt:
-		s.Init = r.stmt(s.Init)
+		s.Init = r.simpleStmt(s.Init)
 		s.Tag = r.expr(s.Tag)
 		for _, c := range s.Body.List {
 			cc := c.(*ast.CaseClause)
@@ -73,8 +76,8 @@ func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 			r.stmts(cc.Body)
 		}
 	case *ast.TypeSwitchStmt:
-		s.Init = r.stmt(s.Init)
-		s.Assign = r.stmt(s.Assign)
+		s.Init = r.simpleStmt(s.Init)
+		s.Assign = r.simpleStmt(s.Assign)
 		for _, c := range s.Body.List {
 			r.stmts(c.(*ast.CaseClause).Body)
 		}
@@ -96,6 +99,14 @@ func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 		}
 	}
 	return s
+}
+
+// simpleStmt rewrites a statement in a position that takes one simple
+// statement (if/for/switch headers): nothing may become a block there.
+func (r *rewriter) simpleStmt(s ast.Stmt) ast.Stmt {
+	r.simple++
+	defer func() { r.simple-- }()
+	return r.stmt(s)
 }
 
 // recvOf returns the receive expression e is, if any.
@@ -129,6 +140,94 @@ func (r *rewriter) valueSpec(s *ast.ValueSpec) {
 	}
 }
 
+// hoistable reports an assignment to instrumented memory whose right side
+// is calls or receives, in a statement list: x = <-ch becomes
+// { t := rt.Recv(site, ch); *rt.W(site, &x) = t }, so that the write key
+// point follows the operations the value waited for, as the write does.
+// Only call and receive results are hoisted: their types do not depend on the
+// assignment (an untyped 1<<n would). Left sides with calls are left alone
+// (their evaluation must stay first).
+func (r *rewriter) hoistable(s *ast.AssignStmt) bool {
+	if r.simple > 0 || s.Tok != token.ASSIGN {
+		return false
+	}
+	target := false
+	for _, e := range s.Lhs {
+		if hasCall(r.info, e) {
+			return false
+		}
+		if ix, ok := ast.Unparen(e).(*ast.IndexExpr); ok {
+			if _, isMap := under(r.info.TypeOf(ix.X)).(*types.Map); isMap {
+				target = true
+			}
+		}
+		if r.isLoc(e) {
+			target = true
+		}
+	}
+	if !target {
+		return false
+	}
+	for _, e := range s.Rhs {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.CallExpr:
+			if tv := r.info.Types[e.Fun]; tv.IsType() || tv.IsBuiltin() {
+				return false
+			}
+		case *ast.UnaryExpr:
+			if e.Op != token.ARROW {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// hasCall reports calls (other than conversions) and receives in e.
+func hasCall(info *types.Info, e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if !info.Types[n.Fun].IsType() {
+				found = true
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				found = true
+			}
+		case *ast.FuncLit:
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
+func (r *rewriter) hoist(s *ast.AssignStmt) ast.Stmt {
+	pos := s.Pos()
+	var rhs []ast.Expr
+	if len(s.Lhs) == 2 && len(s.Rhs) == 1 {
+		rhs = []ast.Expr{r.recv2(s.Rhs[0])}
+	} else {
+		for _, e := range s.Rhs {
+			rhs = append(rhs, r.expr(e))
+		}
+	}
+	var ts, uses []ast.Expr
+	for range s.Lhs {
+		t := r.tmp(pos)
+		ts, uses = append(ts, t), append(uses, ident(t.Name, s.TokPos))
+	}
+	for i, e := range s.Lhs {
+		s.Lhs[i] = r.lhs(e)
+	}
+	s.Rhs = uses
+	return block(pos, define(pos, ts, rhs...), s)
+}
+
 func (r *rewriter) assign(s *ast.AssignStmt) {
 	switch s.Tok {
 	case token.DEFINE:
@@ -160,47 +259,128 @@ func (r *rewriter) goStmt(s *ast.GoStmt) ast.Stmt {
 		run.Rparen = c.Rparen
 		return &ast.ExprStmt{X: run}
 	}
-	var lhs, rhs []ast.Expr
-	if r.needsTemp(c.Fun) {
-		t := r.tmp(pos)
-		lhs, rhs = append(lhs, t), append(rhs, c.Fun)
-		c.Fun = ident(t.Name, c.Fun.Pos())
-	}
-	var pre []ast.Stmt
-	if tuple {
-		n := r.info.TypeOf(s.Call.Args[0]).(*types.Tuple).Len()
-		if len(lhs) > 0 {
-			pre = append(pre, define(pos, lhs, rhs...))
-			lhs, rhs = nil, nil
-		}
-		var ts, uses []ast.Expr
-		for i := 0; i < n; i++ {
-			t := r.tmp(pos)
-			ts, uses = append(ts, t), append(uses, ident(t.Name, c.Args[0].Pos()))
-		}
-		pre = append(pre, define(pos, ts, c.Args[0]))
-		c.Args = uses
-	} else {
-		for i, a := range c.Args {
-			if r.needsTemp(a) {
-				t := r.tmp(pos)
-				lhs, rhs = append(lhs, t), append(rhs, a)
-				c.Args[i] = ident(t.Name, a.Pos())
-			}
-		}
-	}
-	if len(lhs) > 0 {
-		pre = append(pre, define(pos, lhs, rhs...))
-	}
-	lit := &ast.FuncLit{Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{}}, Body: block(pos, &ast.ExprStmt{X: c})}
-	lit.Body.Rbrace = c.Rparen
-	call := r.hook(pos, "Go", r.site(pos), lit)
+	pre := r.bind(c, pos, tuple)
+	call := r.hook(pos, "Go", r.site(pos), r.thunk(c, pos))
 	call.Rparen = c.Rparen
 	run := &ast.ExprStmt{X: call}
 	if len(pre) == 0 {
 		return run
 	}
 	return block(pos, append(pre, run)...)
+}
+
+// deferStmt rewrites defer f(x). Most hooked calls stay one call whose
+// operands Go evaluates at the defer statement, as before. Calls wrapped by a
+// key point (rt.Atomic, rt.SyncMap) would run that key point at the defer
+// statement instead of at the deferred call: they become
+// { x0 := &n; defer func() { atomic.AddInt32(rt.Atomic(site, x0), -1) }() }.
+func (r *rewriter) deferStmt(s *ast.DeferStmt) ast.Stmt {
+	pos := s.Defer
+	tuple := r.tupleArg(s.Call)
+	c := r.call(s.Call)
+	if !r.wrapped(c) {
+		s.Call = c
+		return s
+	}
+	pre := r.bind(c, pos, tuple)
+	s.Call = &ast.CallExpr{Fun: r.thunk(c, pos), Lparen: c.Rparen, Rparen: c.Rparen}
+	if len(pre) == 0 {
+		return s
+	}
+	return block(pos, append(pre, s)...)
+}
+
+func (r *rewriter) thunk(c *ast.CallExpr, pos token.Pos) *ast.FuncLit {
+	lit := &ast.FuncLit{Type: &ast.FuncType{Func: pos, Params: &ast.FieldList{}}, Body: block(pos, &ast.ExprStmt{X: c})}
+	lit.Body.Rbrace = c.Rparen
+	return lit
+}
+
+// isHook reports whether e is a call of one of the named rt hooks.
+func (r *rewriter) isHook(e ast.Expr, names ...string) (*ast.CallExpr, bool) {
+	c, ok := e.(*ast.CallExpr)
+	if !ok {
+		return nil, false
+	}
+	s, ok := c.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return nil, false
+	}
+	if x, ok := s.X.(*ast.Ident); !ok || x.Name != r.prefix || r.info.Uses[x] != nil {
+		return nil, false
+	}
+	for _, n := range names {
+		if s.Sel.Name == n {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+// wrapped reports calls of the forms atomic.F(rt.Atomic(site, p), ...) and
+// rt.Atomic(site, p).M(...) / rt.SyncMap(site, m).M(...).
+func (r *rewriter) wrapped(c *ast.CallExpr) bool {
+	if s, ok := c.Fun.(*ast.SelectorExpr); ok {
+		if _, ok := r.isHook(s.X, "Atomic", "SyncMap"); ok {
+			return true
+		}
+	}
+	if len(c.Args) > 0 {
+		if _, ok := r.isHook(c.Args[0], "Atomic"); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// bind evaluates the function value and the operands of c now, into
+// temporaries that c then uses; for wrapped calls the operand of the wrapping
+// hook is bound, not the hook call (its key point belongs to the call).
+func (r *rewriter) bind(c *ast.CallExpr, pos token.Pos, tuple int) []ast.Stmt {
+	var lhs, rhs []ast.Expr
+	var pre []ast.Stmt
+	temp := func(e ast.Expr) ast.Expr {
+		if !r.needsTemp(e) {
+			return e
+		}
+		t := r.tmp(pos)
+		lhs, rhs = append(lhs, t), append(rhs, e)
+		return ident(t.Name, e.Pos())
+	}
+	if s, ok := c.Fun.(*ast.SelectorExpr); ok {
+		if h, ok := r.isHook(s.X, "Atomic", "SyncMap"); ok {
+			h.Args[1] = temp(h.Args[1])
+		} else {
+			c.Fun = temp(c.Fun)
+		}
+	} else {
+		c.Fun = temp(c.Fun)
+	}
+	if tuple > 0 {
+		if len(lhs) > 0 {
+			pre = append(pre, define(pos, lhs, rhs...))
+			lhs, rhs = nil, nil
+		}
+		var ts, uses []ast.Expr
+		for i := 0; i < tuple; i++ {
+			t := r.tmp(pos)
+			ts, uses = append(ts, t), append(uses, ident(t.Name, c.Args[0].Pos()))
+		}
+		pre = append(pre, define(pos, ts, c.Args[0]))
+		c.Args = uses
+		return pre
+	}
+	for i, a := range c.Args {
+		if h, ok := r.isHook(a, "Atomic"); ok && i == 0 {
+			h.Args[1] = temp(h.Args[1])
+			continue
+		}
+		c.Args[i] = temp(a)
+	}
+	if len(lhs) > 0 {
+		pre = append(pre, define(pos, lhs, rhs...))
+	}
+	return pre
 }
 
 // needsTemp reports whether evaluating e later, in the child goroutine,
