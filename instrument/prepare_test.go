@@ -398,3 +398,45 @@ func TestPrepareVendoredModule(t *testing.T) {
 		t.Error("the user's tree changed")
 	}
 }
+
+// The embedded runtime is every non-test source file of the runtime's
+// directories as they are on disk: nothing missing, no tests.
+func TestRuntimeFiles(t *testing.T) {
+	var embedded []string
+	err := period.RuntimeFiles(func(name string, data []byte) error {
+		embedded = append(embedded, name)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var onDisk []string
+	for _, d := range runtimePackages {
+		err := filepath.WalkDir(filepath.Join("..", d), func(path string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if e.IsDir() && e.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			ext := filepath.Ext(path)
+			if !e.IsDir() && !strings.HasSuffix(path, "_test.go") && (ext == ".go" || ext == ".s" || ext == ".h") {
+				rel, _ := filepath.Rel("..", path)
+				onDisk = append(onDisk, filepath.ToSlash(rel))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	sort.Strings(onDisk)
+	if !reflect.DeepEqual(embedded, onDisk) {
+		t.Errorf("embedded runtime files:\n%q\nwant:\n%q", embedded, onDisk)
+	}
+	for _, want := range []string{"rt/explore.go", "rt/goid_amd64.s", "strategy/strategy.go"} {
+		if sort.SearchStrings(embedded, want) == len(embedded) || embedded[sort.SearchStrings(embedded, want)] != want {
+			t.Errorf("%s is not embedded", want)
+		}
+	}
+}
