@@ -31,13 +31,17 @@ const (
 )
 
 // runtimePackages are the directories of runtimeModule compiled into the
-// program under test. They are never instrumented.
+// program under test (embed.go embeds the same list). They are never
+// instrumented.
 var runtimePackages = []string{"rt", "strategy", "trace"}
 
 // rewriteFile is Rewrite; tests swap it to check the overlay plumbing.
 var rewriteFile = Rewrite
 
 // PrepareOptions says which packages to prepare and where scratch files go.
+// WorkDir receives src/<module path>/<package dir>/ (rewritten files and the
+// driver), overlay/<import path>.json, gomod/<module path>/go.mod (the user's
+// go.mod plus the runtime requirement) and periodrt/ (the extracted runtime).
 type PrepareOptions struct {
 	Dir      string   // directory the patterns are relative to (the user's cwd)
 	Patterns []string // package patterns as given on the command line ("./pkg/...")
