@@ -16,12 +16,26 @@ import (
 //            what e reads to find its address is instrumented, e is not;
 //   lhs(e)   e is written: *rt.W(site, &e) (or rt.MapW for map elements).
 
-// findShared marks the local variables that other goroutines may reach:
-// those used inside a func literal that does not declare them, and those
-// whose address is taken explicitly (&x, &x.f, &x[i] of an array).
+// findShared marks the local variables that other goroutines may reach and
+// that can change while they do:
+//   - variables whose address is taken explicitly (&x, &x.f, &x[i] of an
+//     array): the pointer may travel anywhere;
+//   - variables used inside a func literal that does not declare them and
+//     written after their declaration (x = v, x++, x.f = v, a pointer-method
+//     call x.M(), a := that reuses x, and before Go 1.22 the loop's own
+//     update of its variables). A captured variable that is never written
+//     again cannot race; instrumenting its reads would only add noise.
 func (r *rewriter) findShared(file *ast.File) {
 	var lits []*ast.FuncLit
 	var stack []ast.Node
+	captured := map[*types.Var]bool{}
+	written := map[*types.Var]bool{}
+	write := func(e ast.Expr) {
+		if v := r.addrRoot(e); v != nil {
+			written[v] = true
+		}
+	}
+	sharedLoopVars := versionBefore(r.opts.GoVersion, 22)
 	ast.Inspect(file, func(n ast.Node) bool {
 		if n == nil {
 			if _, ok := stack[len(stack)-1].(*ast.FuncLit); ok {
@@ -43,7 +57,7 @@ func (r *rewriter) findShared(file *ast.File) {
 				break
 			}
 			if lit := lits[len(lits)-1]; v.Pos() < lit.Pos() || v.Pos() >= lit.End() {
-				r.captured[v] = true
+				captured[v] = true
 			}
 		case *ast.UnaryExpr:
 			if n.Op == token.AND {
@@ -51,9 +65,56 @@ func (r *rewriter) findShared(file *ast.File) {
 					r.captured[v] = true
 				}
 			}
+		case *ast.AssignStmt:
+			for _, e := range n.Lhs {
+				if id, ok := e.(*ast.Ident); ok && n.Tok == token.DEFINE {
+					if v := r.localVar(id); v != nil {
+						written[v] = true // redeclared by :=, i.e. assigned
+					}
+					continue
+				}
+				write(e)
+			}
+		case *ast.IncDecStmt:
+			write(n.X)
+		case *ast.RangeStmt:
+			if n.Tok == token.ASSIGN || sharedLoopVars {
+				for _, e := range []ast.Expr{n.Key, n.Value} {
+					if id, ok := e.(*ast.Ident); ok && n.Tok == token.DEFINE {
+						if v, ok := r.info.Defs[id].(*types.Var); ok {
+							written[v] = true
+						}
+					} else if e != nil {
+						write(e)
+					}
+				}
+			}
+		case *ast.ForStmt:
+			if init, ok := n.Init.(*ast.AssignStmt); ok && init.Tok == token.DEFINE && sharedLoopVars && n.Post != nil {
+				for _, e := range init.Lhs {
+					if v, ok := r.info.Defs[e.(*ast.Ident)].(*types.Var); ok {
+						written[v] = true
+					}
+				}
+			}
+		case *ast.SelectorExpr:
+			// x.M() or x.M with a pointer receiver on an addressable x
+			// passes &x: the method may write x.
+			if sel := r.info.Selections[n]; sel != nil && sel.Kind() == types.MethodVal {
+				if fn, ok := sel.Obj().(*types.Func); ok {
+					if recv := fn.Type().(*types.Signature).Recv(); recv != nil && isPointer(recv.Type()) && !isPointer(r.info.TypeOf(n.X)) {
+						write(n.X)
+					}
+				}
+			}
 		}
 		return true
 	})
+	for v := range captured {
+		if written[v] {
+			r.captured[v] = true
+		}
+	}
 }
 
 // addrRoot returns the local variable whose storage &e exposes, if any.

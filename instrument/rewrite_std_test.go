@@ -124,6 +124,9 @@ func TestRewriteXSyncAndRunItsTests(t *testing.T) {
 		t.Skip("golang.org/x/sync@v0.22.0 is not in the module cache")
 	}
 	work := t.TempDir()
+	if keep := os.Getenv("PERIOD_RW_KEEP"); keep != "" {
+		work = keep // keep the rewritten copy to read it
+	}
 	rtDir := runtimeModuleDir(t, work)
 	dst := filepath.Join(work, "xsync")
 	err = filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {

@@ -122,7 +122,7 @@ func Loopvar(ch chan int) []func() int {
   _prt13 := ch
 //line in.go:55
   for v, _prt14 := _prt.Recv2("in.go:55", _prt13); _prt14; v, _prt14 = _prt.Recv2("in.go:55", _prt13) {
-			fs = append(fs, func() int { return *_prt.R("in.go:56", &v) })
+			fs = append(fs, func() int { return v })
 		}
 //line in.go:55
  }

@@ -73,3 +73,26 @@ func Closure() func() int {
 		return st.a + st.b
 	}
 }
+
+type buf struct{ b []byte }
+
+func (b *buf) add(c byte) { b.b = append(b.b, c) }
+
+func Policy(xs []int, param int) {
+	done := make(chan bool)   // captured, never written again: not instrumented
+	later := 0                // captured and written: instrumented everywhere
+	var out buf               // captured, written through a pointer method
+	v, err := 1, error(nil)   // err is reassigned by the := below
+	w, err := 2, error(nil)
+	for _, x := range xs {    // go 1.22+: one x per iteration, never written
+		go func() {
+			later = x + param + v + w
+			out.add('a')
+			_ = err
+			done <- true
+		}()
+	}
+	later++
+	out.add('b')
+	<-done
+}

@@ -55,9 +55,9 @@ func Captured() int {
 	done := make(chan bool)
 	_prt.Go("in.go:53", func() {
 		*_prt.W("in.go:54", _prt.R("in.go:54", &n))++
-		_prt.Send("in.go:55", *_prt.R("in.go:55", &done), true)
+		_prt.Send("in.go:55", done, true)
 	})
-	_prt.Recv("in.go:57", *_prt.R("in.go:57", &done))
+	_prt.Recv("in.go:57", done)
 	return *_prt.R("in.go:58", &n)
 }
 
@@ -75,4 +75,27 @@ func Closure() func() int {
 		*_prt.W("in.go:72", _prt.R("in.go:72", &st.a))++
 		return *_prt.R("in.go:73", &st.a) + *_prt.R("in.go:73", &st.b)
 	}
+}
+
+type buf struct{ b []byte }
+
+func (b *buf) add(c byte) { *_prt.W("in.go:79", &b.b) = append(*_prt.R("in.go:79", &b.b), c) }
+
+func Policy(xs []int, param int) {
+	done := make(chan bool) // captured, never written again: not instrumented
+	later := 0              // captured and written: instrumented everywhere
+	var out buf             // captured, written through a pointer method
+	v, err := 1, error(nil) // err is reassigned by the := below
+	w, err := 2, error(nil)
+	for _, x := range xs { // go 1.22+: one x per iteration, never written
+		_prt.Go("in.go:88", func() {
+			*_prt.W("in.go:89", &later) = x + param + v + w
+			out.add('a')
+			_ = *_prt.R("in.go:91", &err)
+			_prt.Send("in.go:92", done, true)
+		})
+	}
+	*_prt.W("in.go:95", _prt.R("in.go:95", &later))++
+	out.add('b')
+	_prt.Recv("in.go:97", done)
 }

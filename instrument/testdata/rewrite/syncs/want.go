@@ -65,7 +65,7 @@ func Groups() {
 	f := _prt.OnceFunc(func() {})
 	f()
 	g := _prt.OnceValue(func() int { return 1 })
-	h := _prt.OnceValues[int, error](func() (int, error) { return (*_prt.R("in.go:63", &g))(), nil })
+	h := _prt.OnceValues[int, error](func() (int, error) { return g(), nil })
 	_, _ = h()
 }
 
