@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -39,7 +40,8 @@ func TestRewriteStdCorpus(t *testing.T) {
 	dst := filepath.Join(work, "stdrw")
 	writeTestFile(t, filepath.Join(dst, "go.mod"), []byte("module stdrw\n\ngo 1.26\n\nrequire github.com/period-dev/period v0.0.0-00010101000000-000000000000\n\nreplace github.com/period-dev/period => "+rtDir+"\n"))
 	dec := json.NewDecoder(strings.NewReader(string(out)))
-	var pkgs, files, changed, notes int
+	var pkgs, files, changed, notes, lines int
+	var spent time.Duration
 	for dec.More() {
 		var p listed
 		if err := dec.Decode(&p); err != nil {
@@ -84,12 +86,18 @@ func TestRewriteStdCorpus(t *testing.T) {
 		pkgs++
 		for i, af := range parsed {
 			files++
+			lines += fset.File(af.Pos()).LineCount()
+			start := time.Now()
 			src, _, ns, err := Rewrite(fset, af, pkg, info, RewriteOptions{SitePrefix: p.ImportPath + "/", Globals: true})
+			spent += time.Since(start)
 			if err != nil {
 				t.Errorf("%s: %v", p.GoFiles[i], err)
 				continue
 			}
 			notes += len(ns)
+			for _, n := range ns {
+				t.Logf("note: %s", n)
+			}
 			if src == nil {
 				src, _ = os.ReadFile(filepath.Join(p.Dir, p.GoFiles[i]))
 			} else {
@@ -98,7 +106,8 @@ func TestRewriteStdCorpus(t *testing.T) {
 			writeTestFile(t, filepath.Join(dst, p.ImportPath, p.GoFiles[i]), src)
 		}
 	}
-	t.Logf("rewrote %d packages, %d files (%d changed), %d notes", pkgs, files, changed, notes)
+	t.Logf("rewrote %d packages, %d files, %d lines (%d files changed), %d notes; Rewrite took %v (%v per 1000 lines)",
+		pkgs, files, lines, changed, notes, spent, spent*1000/time.Duration(lines))
 	if out, err := goCmd(dst, nil, "build", "./..."); err != nil {
 		t.Fatalf("rewritten standard packages do not build: %v\n%s", err, out)
 	}

@@ -427,7 +427,7 @@ func (r *rewriter) needsTemp(e ast.Expr) bool {
 // get their operands rewritten. lab is the statement's label, if any.
 func (r *rewriter) rangeStmt(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
 	if _, isChan := under(r.info.TypeOf(s.X)).(*types.Chan); !isChan {
-		if _, isParam := types.Unalias(r.info.TypeOf(s.X)).(*types.TypeParam); isParam {
+		if chanParam(r.info.TypeOf(s.X)) {
 			r.note(s.Pos(), "range over a value of type parameter type is not controlled")
 		}
 		s.X = r.expr(s.X)
@@ -585,4 +585,31 @@ func (r *rewriter) selectRecv(pos token.Pos, u *ast.UnaryExpr, sel string, idx a
 	*cases = append(*cases, r.hook(pos, "RecvCase", ident(c.Name, pos)))
 	u.X = r.hook(cpos, "RecvIf", ident(sel, cpos), idx, ident(c.Name, cpos))
 	return def
+}
+
+// chanParam reports a type parameter whose type set holds channel types.
+func chanParam(t types.Type) bool {
+	tp, ok := types.Unalias(t).(*types.TypeParam)
+	if !ok {
+		return false
+	}
+	iface, ok := tp.Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	for i := 0; i < iface.NumEmbeddeds(); i++ {
+		switch e := iface.EmbeddedType(i).(type) {
+		case *types.Union:
+			for j := 0; j < e.Len(); j++ {
+				if _, ok := e.Term(j).Type().Underlying().(*types.Chan); ok {
+					return true
+				}
+			}
+		default:
+			if _, ok := e.Underlying().(*types.Chan); ok {
+				return true
+			}
+		}
+	}
+	return false
 }

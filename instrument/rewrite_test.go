@@ -56,6 +56,17 @@ func caseOptions(src []byte) RewriteOptions {
 // rewrites it. name is the file name used in sites and //line directives.
 func rewriteSource(t testing.TB, name string, src []byte, opts RewriteOptions) ([]byte, bool, []Note) {
 	t.Helper()
+	fset, f, pkg, info := checkSource(t, name, src, opts)
+	out, changed, notes, err := Rewrite(fset, f, pkg, info, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, changed, notes
+}
+
+// checkSource parses and type-checks one file.
+func checkSource(t testing.TB, name string, src []byte, opts RewriteOptions) (*token.FileSet, *ast.File, *types.Package, *types.Info) {
+	t.Helper()
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
@@ -77,11 +88,7 @@ func rewriteSource(t testing.TB, name string, src []byte, opts RewriteOptions) (
 	if err != nil {
 		t.Fatalf("%s does not type-check: %v", name, err)
 	}
-	out, changed, notes, err := Rewrite(fset, f, pkg, info, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out, changed, notes
+	return fset, f, pkg, info
 }
 
 func goldenCases(t *testing.T) []string {
