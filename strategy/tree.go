@@ -234,17 +234,12 @@ func (t *treeSearch) restore(b []byte) error {
 	return nil
 }
 
-// end drops frames the run did not reach (it was cut short or diverged), so
-// that backtracking resumes from the last decision actually made.
-func (t *treeSearch) end() {
-	n := t.step - len(t.item.Prefix)
-	if n < 0 {
-		n = 0
-	}
-	if n < len(t.frames) {
-		t.frames = t.frames[:n]
-	}
-}
+// end closes a run. Nothing is truncated: after begin, every frame below the
+// one it advanced is created by the run itself, so a run cut short simply
+// created fewer; and a run that never started (the engine skips a schedule
+// that killed an earlier process) leaves the advanced frame in place, so the
+// next begin moves past the whole subtree of the skipped schedule.
+func (t *treeSearch) end() {}
 
 // treeAll offers every enabled goroutine (or every answer) at cost 0.
 func treeAll(n int, enabled []Event) []treeAlt {
