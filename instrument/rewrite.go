@@ -244,19 +244,21 @@ func (r *rewriter) fixImports(file *ast.File) {
 	}
 	// New imports go right after the last import declaration, one
 	// declaration each (a grouped declaration would need valid parens).
-	at := 0
+	// They carry the position where the imports end, so that the printer
+	// keeps the comments that follow (doc comments, //go:embed) after them.
+	at, pos := 0, file.Name.End()
 	for i, d := range file.Decls {
 		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
-			at = i + 1
+			at, pos = i+1, g.End()
 		}
 	}
-	specs := []*ast.ImportSpec{{Name: ident(r.prefix, token.NoPos), Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(r.opts.RTPath)}}}
+	specs := []*ast.ImportSpec{{Name: ident(r.prefix, pos), Path: &ast.BasicLit{ValuePos: pos, Kind: token.STRING, Value: strconv.Quote(r.opts.RTPath)}}}
 	for _, path := range sortedKeys(r.imports) {
-		specs = append(specs, &ast.ImportSpec{Name: ident(r.imports[path], token.NoPos), Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(path)}})
+		specs = append(specs, &ast.ImportSpec{Name: ident(r.imports[path], pos), Path: &ast.BasicLit{ValuePos: pos, Kind: token.STRING, Value: strconv.Quote(path)}})
 	}
 	var decls []ast.Decl
 	for _, s := range specs {
-		decls = append(decls, &ast.GenDecl{Tok: token.IMPORT, Specs: []ast.Spec{s}})
+		decls = append(decls, &ast.GenDecl{TokPos: pos, Tok: token.IMPORT, Specs: []ast.Spec{s}})
 		file.Imports = append(file.Imports, s)
 	}
 	file.Decls = append(file.Decls[:at], append(decls, file.Decls[at:]...)...)
