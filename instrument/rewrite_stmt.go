@@ -13,14 +13,25 @@ import (
 
 func (r *rewriter) block(b *ast.BlockStmt) {
 	if b != nil {
-		r.stmts(b.List)
+		b.List = r.stmts(b.List)
 	}
 }
 
-func (r *rewriter) stmts(list []ast.Stmt) {
-	for i, s := range list {
-		list[i] = r.stmt(s)
+// spliced is a rewrite into several statements that must stay in the
+// enclosing list (they declare variables used after them).
+type spliced struct{ *ast.BlockStmt }
+
+func (r *rewriter) stmts(list []ast.Stmt) []ast.Stmt {
+	out := list[:0:0]
+	for _, s := range list {
+		n := r.stmt(s)
+		if sp, ok := n.(spliced); ok {
+			out = append(out, sp.List...)
+		} else {
+			out = append(out, n)
+		}
 	}
+	return out
 }
 
 func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
@@ -41,6 +52,9 @@ func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 	case *ast.AssignStmt:
 		if r.hoistable(s) {
 			return r.hoist(s)
+		}
+		if out := r.redefine(s); out != nil {
+			return out
 		}
 		r.assign(s)
 	case *ast.GoStmt:
@@ -73,13 +87,14 @@ func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 			for i, e := range cc.List {
 				cc.List[i] = r.expr(e)
 			}
-			r.stmts(cc.Body)
+			cc.Body = r.stmts(cc.Body)
 		}
 	case *ast.TypeSwitchStmt:
 		s.Init = r.simpleStmt(s.Init)
 		s.Assign = r.simpleStmt(s.Assign)
 		for _, c := range s.Body.List {
-			r.stmts(c.(*ast.CaseClause).Body)
+			cc := c.(*ast.CaseClause)
+			cc.Body = r.stmts(cc.Body)
 		}
 	case *ast.SelectStmt:
 		return r.selectStmt(s, nil)
@@ -90,7 +105,13 @@ func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 		case *ast.RangeStmt:
 			return r.rangeStmt(inner, s)
 		}
-		s.Stmt = r.stmt(s.Stmt)
+		inner := r.stmt(s.Stmt)
+		if sp, ok := inner.(spliced); ok {
+			s.Stmt = sp.List[0]
+			sp.List[0] = s
+			return sp
+		}
+		s.Stmt = inner
 	case *ast.DeclStmt:
 		if g, ok := s.Decl.(*ast.GenDecl); ok && g.Tok == token.VAR {
 			for _, spec := range g.Specs {
@@ -226,6 +247,43 @@ func (r *rewriter) hoist(s *ast.AssignStmt) ast.Stmt {
 	}
 	s.Rhs = uses
 	return block(pos, define(pos, ts, rhs...), s)
+}
+
+// redefine rewrites a := that reuses shared variables (x, err := f() with
+// err shared): the reused ones receive temporaries, then are written with
+// key points, in the same statement list:
+// x, t := f(); *rt.W(site, &err) = t.
+func (r *rewriter) redefine(s *ast.AssignStmt) ast.Stmt {
+	if s.Tok != token.DEFINE || r.simple > 0 {
+		return nil
+	}
+	var reused []int
+	for i, e := range s.Lhs {
+		id, ok := e.(*ast.Ident)
+		if ok && id.Name != "_" && r.info.Defs[id] == nil && r.sharedVar(id) {
+			reused = append(reused, i)
+		}
+	}
+	if len(reused) == 0 {
+		return nil
+	}
+	if len(s.Rhs) == len(s.Lhs) {
+		for _, i := range reused {
+			if b, ok := r.info.TypeOf(s.Rhs[i]).(*types.Basic); !ok && r.info.TypeOf(s.Rhs[i]) == nil || ok && b.Info()&types.IsUntyped != 0 {
+				return nil // a temporary would get another type
+			}
+		}
+	}
+	r.assign(s)
+	w := &ast.AssignStmt{TokPos: s.TokPos, Tok: token.ASSIGN}
+	for _, i := range reused {
+		id := s.Lhs[i].(*ast.Ident)
+		t := r.tmp(id.Pos())
+		s.Lhs[i] = t
+		w.Lhs = append(w.Lhs, r.lhs(id))
+		w.Rhs = append(w.Rhs, ident(t.Name, id.Pos()))
+	}
+	return spliced{block(s.Pos(), s, w)}
 }
 
 func (r *rewriter) assign(s *ast.AssignStmt) {
@@ -430,11 +488,30 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
 		if chanParam(r.info.TypeOf(s.X)) {
 			r.note(s.Pos(), "range over a value of type parameter type is not controlled")
 		}
-		s.X = r.expr(s.X)
-		if s.Tok == token.ASSIGN {
-			s.Key, s.Value = r.path(s.Key), r.path(s.Value)
+		if s.Tok == token.ASSIGN && r.rangeWrites(s) {
+			// for k = range x with k shared: for t := range x { *rt.W(site, &k) = t; ... }
+			pos := s.For
+			w := &ast.AssignStmt{TokPos: pos, Tok: token.ASSIGN}
+			for _, e := range []*ast.Expr{&s.Key, &s.Value} {
+				if isBlank(*e) {
+					continue
+				}
+				t := r.tmp(pos)
+				w.Lhs = append(w.Lhs, r.lhs(*e))
+				w.Rhs = append(w.Rhs, ident(t.Name, pos))
+				*e = t
+			}
+			s.Tok = token.DEFINE
+			s.X = r.expr(s.X)
+			r.block(s.Body)
+			s.Body.List = append([]ast.Stmt{w}, s.Body.List...)
+		} else {
+			s.X = r.expr(s.X)
+			if s.Tok == token.ASSIGN {
+				s.Key, s.Value = r.path(s.Key), r.path(s.Value)
+			}
+			r.block(s.Body)
 		}
-		r.block(s.Body)
 		if lab != nil {
 			lab.Stmt = s
 			return lab
@@ -492,6 +569,28 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
 		loop = lab
 	}
 	return block(pos, define(pos, []ast.Expr{c}, ch), loop)
+}
+
+// rangeWrites reports for k, v = range x whose k or v is instrumented memory
+// and whose iteration values do not take their type from k and v (range 10).
+func (r *rewriter) rangeWrites(s *ast.RangeStmt) bool {
+	if tv := r.info.Types[s.X]; tv.Value != nil {
+		return false
+	}
+	for _, e := range []ast.Expr{s.Key, s.Value} {
+		if isBlank(e) {
+			continue
+		}
+		if ix, ok := ast.Unparen(e).(*ast.IndexExpr); ok {
+			if _, isMap := under(r.info.TypeOf(ix.X)).(*types.Map); isMap {
+				return true
+			}
+		}
+		if r.isLoc(e) {
+			return true
+		}
+	}
+	return false
 }
 
 func isBlank(e ast.Expr) bool {
@@ -559,7 +658,7 @@ func (r *rewriter) selectStmt(s *ast.SelectStmt, lab *ast.LabeledStmt) ast.Stmt 
 			}
 			pre = append(pre, r.selectRecv(pos, recvOf(comm.Rhs[0]), sel, idx, &cases))
 		}
-		r.stmts(cc.Body)
+		cc.Body = r.stmts(cc.Body)
 		done := &ast.ExprStmt{X: r.hook(cc.Colon, "SelectDone", at(sel, cc.Colon))}
 		cc.Body = append([]ast.Stmt{done}, cc.Body...)
 	}

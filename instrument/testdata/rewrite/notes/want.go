@@ -17,8 +17,8 @@ func Notes(cases []reflect.SelectCase, v reflect.Value, n *atomic.Int32) {
 }
 
 func Generic[C ~chan int](c C) {
-	c <- 1 // note: send on a value of type parameter type
-	<-c    // note: receive on a value of type parameter type
+	c <- 1        // note: send on a value of type parameter type
+	<-c           // note: receive on a value of type parameter type
 	for range c { // note: range over a value of type parameter type
 	}
 }

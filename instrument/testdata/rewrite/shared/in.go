@@ -79,12 +79,12 @@ type buf struct{ b []byte }
 func (b *buf) add(c byte) { b.b = append(b.b, c) }
 
 func Policy(xs []int, param int) {
-	done := make(chan bool)   // captured, never written again: not instrumented
-	later := 0                // captured and written: instrumented everywhere
-	var out buf               // captured, written through a pointer method
-	v, err := 1, error(nil)   // err is reassigned by the := below
+	done := make(chan bool) // captured, never written again: not instrumented
+	later := 0              // captured and written: instrumented everywhere
+	var out buf             // captured, written through a pointer method
+	v, err := 1, error(nil) // err is reassigned by the := below
 	w, err := 2, error(nil)
-	for _, x := range xs {    // go 1.22+: one x per iteration, never written
+	for _, x := range xs { // go 1.22+: one x per iteration, never written
 		go func() {
 			later = x + param + v + w
 			out.add('a')
@@ -95,4 +95,32 @@ func Policy(xs []int, param int) {
 	later++
 	out.add('b')
 	<-done
+}
+
+func pair2() (int, error) { return 0, nil }
+
+func Reassign(xs []int, m map[int]int) error {
+	var err error
+	var k, last int
+	done := make(chan bool)
+	go func() {
+		_ = err
+		_ = k + last
+		done <- true
+	}()
+	y, err := pair2()
+	if z, err := pair2(); err != nil { // a new err: not the shared one
+		return err
+	} else {
+		_ = z
+	}
+	for k = range xs {
+		_ = y
+	}
+	for _, last = range xs {
+	}
+	for k, m[0] = range m {
+	}
+	<-done
+	return err
 }

@@ -82,12 +82,14 @@ type buf struct{ b []byte }
 func (b *buf) add(c byte) { *_prt.W("in.go:79", &b.b) = append(*_prt.R("in.go:79", &b.b), c) }
 
 func Policy(xs []int, param int) {
-	done := make(chan bool) // captured, never written again: not instrumented
-	later := 0              // captured and written: instrumented everywhere
-	var out buf             // captured, written through a pointer method
-	v, err := 1, error(nil) // err is reassigned by the := below
-	w, err := 2, error(nil)
-	for _, x := range xs { // go 1.22+: one x per iteration, never written
+			done := make(chan bool) // captured, never written again: not instrumented
+			later := 0              // captured and written: instrumented everywhere
+			var out buf             // captured, written through a pointer method
+			v, err := 1, error(nil) // err is reassigned by the := below
+			w, _prt0 := 2, error(nil)
+//line in.go:86
+ *_prt.W("in.go:86", &err) = _prt0
+			for _, x := range xs { // go 1.22+: one x per iteration, never written
 		_prt.Go("in.go:88", func() {
 			*_prt.W("in.go:89", &later) = x + param + v + w
 			out.add('a')
@@ -98,4 +100,40 @@ func Policy(xs []int, param int) {
 	*_prt.W("in.go:95", _prt.R("in.go:95", &later))++
 	out.add('b')
 	_prt.Recv("in.go:97", done)
+}
+
+func pair2() (int, error) { return 0, nil }
+
+func Reassign(xs []int, m map[int]int) error {
+	var err error
+	var k, last int
+	done := make(chan bool)
+	_prt.Go("in.go:106", func() {
+		_ = *_prt.R("in.go:107", &err)
+		_ = *_prt.R("in.go:108", &k) + *_prt.R("in.go:108", &last)
+		_prt.Send("in.go:109", done, true)
+	})
+			y, _prt1 := pair2()
+//line in.go:111
+ *_prt.W("in.go:111", &err) = _prt1
+			if z, err := pair2(); err != nil { // a new err: not the shared one
+		return err
+	} else {
+		_ = z
+	}
+	for _prt2 := range xs {
+//line in.go:117
+  *_prt.W("in.go:117", &k) = _prt2
+				_ = y
+	}
+	for _, _prt3 := range xs {
+//line in.go:120
+  *_prt.W("in.go:120", &last) = _prt3
+	}
+	for _prt4, _prt5 := range m {
+//line in.go:122
+  *_prt.W("in.go:122", &k), _prt.MapW("in.go:122", m)[0] = _prt4, _prt5
+	}
+	_prt.Recv("in.go:124", done)
+	return *_prt.R("in.go:125", &err)
 }
