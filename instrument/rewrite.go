@@ -56,6 +56,11 @@ func Rewrite(fset *token.FileSet, file *ast.File, pkg *types.Package, info *type
 		imports:  make(map[string]string),
 	}
 	r.prefix = freshPrefix(file, pkg)
+	for _, spec := range file.Imports {
+		if spec.Path.Value == `"C"` {
+			r.note(spec.Pos(), "cgo: operations in C code are not controlled")
+		}
+	}
 	r.findShared(file)
 	for _, d := range file.Decls {
 		r.decl(d)

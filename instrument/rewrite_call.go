@@ -51,6 +51,9 @@ func (r *rewriter) call(c *ast.CallExpr) *ast.CallExpr {
 	fun := ast.Unparen(c.Fun)
 	tv := r.info.Types[c.Fun]
 	if tv.IsType() { // conversion
+		if len(c.Args) == 1 && isUnsafePointer(r.info.TypeOf(c.Args[0])) && holdsChan(tv.Type) {
+			r.note(c.Pos(), "channel reached through unsafe.Pointer: uses by uninstrumented code are not controlled")
+		}
 		r.args(c)
 		return c
 	}
@@ -457,4 +460,15 @@ func tupleVars(t *types.Tuple) []*types.Var {
 		vs = append(vs, t.At(i))
 	}
 	return vs
+}
+
+func isUnsafePointer(t types.Type) bool {
+	b, ok := types.Unalias(t).(*types.Basic)
+	return ok && b.Kind() == types.UnsafePointer
+}
+
+// holdsChan reports channel types and pointers to them.
+func holdsChan(t types.Type) bool {
+	_, ok := under(deref(t)).(*types.Chan)
+	return ok
 }

@@ -211,3 +211,28 @@ func TestFreshPrefixAvoidsUserNames(t *testing.T) {
 		t.Fatalf("rt import should be renamed to avoid _prt0:\n%s", out)
 	}
 }
+
+func TestCgoFileGetsANote(t *testing.T) {
+	src := "package p\n\n// int twice(int x) { return 2*x; }\nimport \"C\"\n\nfunc f(ch chan int) { ch <- int(C.twice(1)) }\n"
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{},
+		Uses: map[*ast.Ident]types.Object{}, Implicits: map[ast.Node]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	pkg, err := (&types.Config{FakeImportC: true}).Check("p", fset, []*ast.File{f}, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, changed, notes, err := Rewrite(fset, f, pkg, info, RewriteOptions{})
+	if err != nil || !changed {
+		t.Fatalf("changed=%v err=%v", changed, err)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0].Msg, "cgo") || notes[0].Pos.Line != 4 {
+		t.Errorf("want one cgo note at line 4, got %v", notes)
+	}
+	if !bytes.Contains(out, []byte("// int twice(int x) { return 2*x; }\nimport \"C\"")) {
+		t.Errorf("the cgo preamble must stay right above import \"C\":\n%s", out)
+	}
+}

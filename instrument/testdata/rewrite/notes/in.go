@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 func Notes(cases []reflect.SelectCase, v reflect.Value, n *atomic.Int32) {
@@ -21,6 +22,11 @@ func Generic[C ~chan int](c C) {
 	<-c           // note: receive on a value of type parameter type
 	for range c { // note: range over a value of type parameter type
 	}
+}
+
+func Unsafe(p unsafe.Pointer) {
+	ch := *(*chan int)(p) // note: channel reached through unsafe.Pointer
+	ch <- 1
 }
 
 func NoNote[S ~[]int](s S) {

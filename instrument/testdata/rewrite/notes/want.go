@@ -1,3 +1,4 @@
+//line in.go:1
 package notes
 
 import (
@@ -5,7 +6,10 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
+//line in.go:9
+import _prt "github.com/period-dev/period/rt"
 
 func Notes(cases []reflect.SelectCase, v reflect.Value, n *atomic.Int32) {
 	reflect.Select(cases) // note: reflect.Select is not controlled
@@ -21,6 +25,11 @@ func Generic[C ~chan int](c C) {
 	<-c           // note: receive on a value of type parameter type
 	for range c { // note: range over a value of type parameter type
 	}
+}
+
+func Unsafe(p unsafe.Pointer) {
+	ch := *_prt.R("in.go:28", (*chan int)(p)) // note: channel reached through unsafe.Pointer
+	_prt.Send("in.go:29", ch, 1)
 }
 
 func NoNote[S ~[]int](s S) {
