@@ -21,9 +21,15 @@ func run(t *testing.T, c counter) {
 	}
 }
 
-// Bug: unsynchronised n++. Interleaving: g1 reads 0, g2 reads 0, g1 writes 1, g2 writes 1.
-// period:want fail
+// Bug: unsynchronised n++, a data race in every schedule (reported first); with g1 reads 0,
+// g2 reads 0, g1 writes 1, g2 writes 1 the assertion fails too.
+// period:want race
 func TestCounter(t *testing.T) { run(t, &Counter{}) }
+
+// Bug: atomic load, then atomic store. Interleaving: g1 loads 0, g2 loads 0, g1 stores 1,
+// g2 stores 1: count 1.
+// period:want fail
+func TestCounterLoadStore(t *testing.T) { run(t, &LoadStoreCounter{}) }
 
 // period:want none
 func TestCounterFixed(t *testing.T) { run(t, &SafeCounter{}) }

@@ -1,48 +1,65 @@
 // Package publishnil publishes a shared registry for other goroutines.
 package publishnil
 
-import "sync/atomic"
+import "sync"
 
 // Registry counts named events.
 type Registry struct {
 	counts map[string]int
 }
 
-var current atomic.Pointer[Registry]
+var (
+	mu      sync.Mutex
+	current *Registry
+)
 
 // Reset forgets the published registry.
-func Reset() { current.Store(nil) }
+func Reset() {
+	mu.Lock()
+	current = nil
+	mu.Unlock()
+}
 
-// Init publishes the registry before creating its map: a reader that sees
-// the pointer in between writes to a nil map and panics.
+// Init publishes the registry in one critical section and makes its map in
+// a second one: a reader that takes the lock in between sees a registry
+// whose map is nil, and its write panics. There is no data race: every
+// access holds mu.
 func Init() {
 	r := &Registry{}
-	current.Store(r)
+	mu.Lock()
+	current = r
+	mu.Unlock()
+
+	mu.Lock()
 	r.counts = make(map[string]int)
+	mu.Unlock()
 }
 
 // InitFixed builds the registry completely and then publishes it.
 func InitFixed() {
 	r := &Registry{counts: make(map[string]int)}
-	current.Store(r)
+	mu.Lock()
+	current = r
+	mu.Unlock()
 }
 
-// Record counts one event if a registry has been published; it is called
-// only by one goroutine at a time.
+// Record counts one event if a registry has been published.
 func Record(name string) bool {
-	r := current.Load()
-	if r == nil {
+	mu.Lock()
+	defer mu.Unlock()
+	if current == nil {
 		return false
 	}
-	r.counts[name]++
+	current.counts[name]++
 	return true
 }
 
 // Count returns the count for name.
 func Count(name string) int {
-	r := current.Load()
-	if r == nil {
+	mu.Lock()
+	defer mu.Unlock()
+	if current == nil {
 		return 0
 	}
-	return r.counts[name]
+	return current.counts[name]
 }

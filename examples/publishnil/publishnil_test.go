@@ -17,8 +17,8 @@ func run(t *testing.T, initFn func()) {
 	}
 }
 
-// Bug: pointer published before its map is made. Interleaving: main stores the pointer,
-// the recorder loads it and writes r.counts before main makes the map: nil map panic.
+// Bug: registry published before its map is made. Interleaving: main publishes it,
+// the recorder locks and writes counts before main makes the map: nil map panic.
 // period:want panic
 func TestInit(t *testing.T) { run(t, Init) }
 
