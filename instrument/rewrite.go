@@ -56,6 +56,12 @@ func Rewrite(fset *token.FileSet, file *ast.File, pkg *types.Package, info *type
 		imports:  make(map[string]string),
 	}
 	r.prefix = freshPrefix(file, pkg)
+	// A file's own //go:build go1.N line can raise its language version
+	// above the module's; go/types records it when asked to.
+	r.goVersion = opts.GoVersion
+	if v := info.FileVersions[file]; v != "" {
+		r.goVersion = v
+	}
 	for _, spec := range file.Imports {
 		if spec.Path.Value == `"C"` {
 			r.note(spec.Pos(), "cgo: operations in C code are not controlled")
@@ -98,13 +104,14 @@ type rewriter struct {
 	opts RewriteOptions
 	file *ast.File
 
-	prefix   string              // name of the rt import; temporaries and extra imports extend it
-	ntmp     int                 // temporaries made so far
-	simple   int                 // >0 in an if/for/switch header: no blocks there
-	captured map[*types.Var]bool // locals shared with a func literal or through &x
-	imports  map[string]string   // extra std imports (path -> name) the generated code needs
-	notes    []Note
-	changed  bool
+	prefix    string              // name of the rt import; temporaries and extra imports extend it
+	ntmp      int                 // temporaries made so far
+	simple    int                 // >0 in an if/for/switch header: no blocks there
+	goVersion string              // the file's Go language version ("" = current)
+	captured  map[*types.Var]bool // locals shared with a func literal or through &x
+	imports   map[string]string   // extra std imports (path -> name) the generated code needs
+	notes     []Note
+	changed   bool
 
 	goBuildLine string // a //go:build line to write on top of the output
 }
@@ -287,7 +294,7 @@ func sortedKeys(m map[string]string) []string {
 // "(old) && go1.21". Modules at 1.21 or later are left alone: a go1.2x line
 // could change their loop-variable semantics.
 func (r *rewriter) buildConstraint(file *ast.File) error {
-	if !versionBefore(r.opts.GoVersion, 21) {
+	if !versionBefore(r.goVersion, 21) {
 		return nil
 	}
 	var goBuild *ast.Comment

@@ -35,7 +35,7 @@ func (r *rewriter) findShared(file *ast.File) {
 			written[v] = true
 		}
 	}
-	sharedLoopVars := versionBefore(r.opts.GoVersion, 22)
+	sharedLoopVars := versionBefore(r.goVersion, 22)
 	ast.Inspect(file, func(n ast.Node) bool {
 		if n == nil {
 			if _, ok := stack[len(stack)-1].(*ast.FuncLit); ok {

@@ -87,12 +87,13 @@ func rewriteModule(t *testing.T, src, dst, rtDir string) {
 			parsed = append(parsed, af)
 		}
 		info := &types.Info{
-			Types:      map[ast.Expr]types.TypeAndValue{},
-			Defs:       map[*ast.Ident]types.Object{},
-			Uses:       map[*ast.Ident]types.Object{},
-			Implicits:  map[ast.Node]types.Object{},
-			Selections: map[*ast.SelectorExpr]*types.Selection{},
-			Instances:  map[*ast.Ident]types.Instance{},
+			Types:        map[ast.Expr]types.TypeAndValue{},
+			Defs:         map[*ast.Ident]types.Object{},
+			Uses:         map[*ast.Ident]types.Object{},
+			Implicits:    map[ast.Node]types.Object{},
+			Selections:   map[*ast.SelectorExpr]*types.Selection{},
+			Instances:    map[*ast.Ident]types.Instance{},
+			FileVersions: map[*ast.File]string{},
 		}
 		conf := types.Config{Importer: testImporter(), GoVersion: "go" + goVersion}
 		pkg, err := conf.Check(rel, fset, parsed, info)

@@ -545,7 +545,7 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
 		}
 		name := key.(*ast.Ident).Name
 		var post ast.Stmt = &ast.AssignStmt{Lhs: []ast.Expr{ident(name, pos), ident(ok.Name, pos)}, TokPos: pos, Tok: token.ASSIGN, Rhs: []ast.Expr{recv()}}
-		if name != "_" && versionBefore(r.opts.GoVersion, 22) {
+		if name != "_" && versionBefore(r.goVersion, 22) {
 			// One variable for all iterations: the receive that sees the
 			// channel closed must not zero it (closures may still read it):
 			// func() { t, k := rt.Recv2(site, c); if k { v = t }; ok = k }()
