@@ -122,6 +122,7 @@ func (e *engine) partnerFor(g *gstate, h *hchan, send bool) *gstate {
 // next key point; g waits for it there (transit).
 func (e *engine) firePartner(g *gstate, h *hchan, send bool) {
 	if h == nil || h.dataqsiz > 0 || h.closed != 0 {
+		e.chanSync(g, h, send, nil)
 		return
 	}
 	if send && h.recvq.first != nil || !send && h.sendq.first != nil {
@@ -140,6 +141,7 @@ func (e *engine) firePartner(g *gstate, h *hchan, send bool) {
 			}
 		}
 	}
+	e.chanSync(g, h, send, p)
 	p.partner = true
 	p.settling = true
 	p.status = gRunning
@@ -208,6 +210,7 @@ func Close[T any](site string, ch chan<- T) {
 		h := schanOf(ch)
 		g.p = pending{op: strategy.OpClose, site: site, obj: uintptr(unsafe.Pointer(h))}
 		e.point(g)
+		e.chanClose(g, h)
 		e.mu.Unlock()
 	case modeSkip:
 		return

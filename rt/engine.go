@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -72,6 +73,7 @@ type gstate struct {
 	abort    bool       // the run is over: unwind
 	t        *testing.T // test and subtest goroutines: unwound with SkipNow, as testing requires
 	lastSite string
+	vc       vc // vector clock (race detection)
 }
 
 // choiceRec is an open choice made after the first at events of the run.
@@ -105,6 +107,7 @@ type bug struct {
 	kind     string
 	message  string
 	location string
+	key      string // identity for reporting each distinct bug once ("" = derived)
 }
 
 type engine struct {
@@ -144,6 +147,7 @@ type engine struct {
 	models modelState
 	clock  vclock
 	mem    memState
+	race   raceState
 }
 
 // Global interning of goroutine paths: GIDs are stable across runs of a process.
@@ -207,13 +211,15 @@ func (e *engine) enter() (*gstate, mode) {
 	id := goid()
 	e.mu.Lock()
 	g := e.byGoid[id]
+	if g != nil && (g.abort || e.finished) {
+		// Unwinding (its status is already gDone): deferred unlocks and
+		// the like must not touch the real objects, which the model owned.
+		e.mu.Unlock()
+		return g, modeSkip
+	}
 	if g == nil || g.status == gDone {
 		e.mu.Unlock()
 		return nil, modePlain
-	}
-	if g.abort || e.finished {
-		e.mu.Unlock()
-		return g, modeSkip
 	}
 	return g, modeControl
 }
@@ -232,13 +238,7 @@ func (e *engine) point(g *gstate) {
 			e.detached--
 		}
 		g.status = gParked
-		if g.settling {
-			g.settling = false
-			e.transit--
-			if e.transit == 0 {
-				e.cond.Broadcast()
-			}
-		}
+		e.settle(g)
 		if e.cur == nil && e.transit == 0 && !e.finished {
 			// Nobody is running (everyone else was blocked or detached): decide now.
 			e.decide(g)
@@ -255,6 +255,19 @@ func (e *engine) point(g *gstate) {
 		return
 	}
 	e.park(g)
+}
+
+// settle ends g's transit after a rendezvous: it reached its next key point,
+// or ended without one. Every way out of a goroutine must call it, or the
+// engine would wait for g forever.
+func (e *engine) settle(g *gstate) {
+	if g.settling {
+		g.settling = false
+		e.transit--
+		if e.transit == 0 {
+			e.cond.Broadcast()
+		}
+	}
 }
 
 // park waits until g is chosen, fired as a partner, or aborted. e.mu is held on entry and exit.
@@ -483,11 +496,23 @@ func (e *engine) finish() {
 	close(e.runDone)
 }
 
+// inherit starts child's vector clock after everything its parent did so far.
+func (e *engine) inherit(parent, child *gstate) {
+	if e.race.on && parent != nil {
+		child.vc = parent.vc.clone()
+		parent.vc.tick(parent.id)
+	}
+	if e.race.on {
+		child.vc.tick(child.id)
+	}
+}
+
 // spawn creates a controlled goroutine running f; it starts parked at its start key point.
 func (e *engine) spawn(parent *gstate, site string, f func()) {
 	g := e.newG(parent)
 	g.status = gParked
 	g.p = pending{op: strategy.OpStart, site: site}
+	e.inherit(parent, g)
 	e.seq++
 	g.seq = e.seq
 	e.exited.Add(1)
@@ -529,11 +554,7 @@ func (e *engine) exit(g *gstate, r any, normal bool) {
 		e.detached--
 	}
 	g.status = gDone
-	if g.settling {
-		g.settling = false
-		e.transit--
-		e.cond.Broadcast()
-	}
+	e.settle(g)
 	if e.finished {
 		return
 	}
@@ -604,6 +625,7 @@ func (e *engine) rootExit(root *gstate, r any) {
 	e.rootDone = true
 	delete(e.byGoid, root.goid)
 	root.status = gDone
+	e.settle(root) // a rendezvous partner may return before its next key point
 	if e.finished {
 		return
 	}
@@ -661,6 +683,17 @@ func (e *engine) watchdog() (stop func()) {
 			if p := e.progress.Load(); p != lastProgress {
 				lastProgress, stalledSince = p, now
 			}
+			if e.transit > 0 && now.Sub(stalledSince) > limit {
+				// A rendezvous partner never reached its next key point
+				// (blocked or spinning outside control): detach it too.
+				for _, g := range e.gs {
+					if g.settling {
+						e.settle(g)
+						g.status = gDetached
+						e.detached++
+					}
+				}
+			}
 			if g := e.cur; g != nil && e.transit == 0 && now.Sub(stalledSince) > limit {
 				g.status = gDetached
 				e.detached++
@@ -690,6 +723,21 @@ func (e *engine) watchdog() (stop func()) {
 		}
 	}()
 	return func() { close(quit) }
+}
+
+// userStack is the calling goroutine's stack without Period's own frames
+// (the engine and its hooks), as a user wants to read it.
+func userStack() string {
+	lines := strings.Split(string(panicStack()), "\n")
+	var out []string
+	for i := 1; i+1 < len(lines); i += 2 {
+		fn, file := lines[i], lines[i+1]
+		if strings.Contains(fn, "github.com/period-dev/period/rt.") || strings.HasPrefix(fn, "runtime.") {
+			continue
+		}
+		out = append(out, "    "+fn, "    "+file)
+	}
+	return strings.Join(out, "\n")
 }
 
 func panicStack() []byte {

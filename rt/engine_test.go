@@ -244,7 +244,7 @@ func init() {
 }
 
 func TestLostUpdateIsFound(t *testing.T) {
-	s := runChild(t, "lost", Config{Budget: 200, Seed: 1})
+	s := runChild(t, "lost", Config{Budget: 200, Seed: 1, NoRace: true})
 	if kinds(s) != "fail" {
 		t.Fatalf("want the lost update as a fail, got %q after %d schedules", kinds(s), s.Schedules)
 	}
@@ -306,7 +306,7 @@ func TestSpinningGoroutineIsReportedAsHang(t *testing.T) {
 }
 
 func TestReplayReproducesEveryTime(t *testing.T) {
-	s := runChild(t, "replay", Config{Budget: 300, Seed: 10})
+	s := runChild(t, "replay", Config{Budget: 300, Seed: 10, NoRace: true})
 	if len(s.Bugs) != 1 {
 		t.Fatalf("want one bug, got %+v", s.Bugs)
 	}
@@ -316,7 +316,7 @@ func TestReplayReproducesEveryTime(t *testing.T) {
 	}
 	var first string
 	for i := 0; i < 10; i++ {
-		rs := runChild(t, "replay", Config{Replay: s.Bugs[0].Replay})
+		rs := runChild(t, "replay", Config{Replay: s.Bugs[0].Replay, NoRace: true})
 		if rs.Diverged != "" || kinds(rs) != "fail" {
 			t.Fatalf("replay %d: diverged=%q bugs=%+v", i, rs.Diverged, rs.Bugs)
 		}
@@ -330,7 +330,7 @@ func TestReplayReproducesEveryTime(t *testing.T) {
 	tr.Entries[len(tr.Entries)/2].Site = "elsewhere"
 	bad := filepath.Join(t.TempDir(), "bad.period")
 	tr.WriteFile(bad)
-	rs := runChild(t, "replay", Config{Replay: bad})
+	rs := runChild(t, "replay", Config{Replay: bad, NoRace: true})
 	if rs.Diverged == "" {
 		t.Fatal("a replay that does not match the program must report a divergence")
 	}

@@ -36,6 +36,7 @@ type Config struct {
 	Budget   int
 	Continue bool // keep exploring after a bug; report each distinct bug once
 	Focus    string
+	NoRace   bool // turn data-race detection off
 
 	MaxSteps  int           // steps per schedule before a hang is reported
 	Watchdog  time.Duration // a goroutine without a key point for this long is detached
@@ -202,9 +203,13 @@ func (e *engine) resetRun(idx int) {
 	e.models.reset()
 	e.clock.reset()
 	e.mem.reset()
+	e.race.reset(!e.cfg.NoRace)
 }
 
 func bugKey(b bug) string {
+	if b.key != "" {
+		return b.key
+	}
 	msg := b.message
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]

@@ -73,6 +73,7 @@ func TRun(site string, t *testing.T, name string, f func(*testing.T)) bool {
 		return false
 	}
 	c := e.newG(g)
+	e.inherit(g, c)
 	c.status = gRunning
 	e.cur = c
 	g.status = gSubtest
@@ -117,6 +118,7 @@ func (e *engine) subtestExit(p, c *gstate, r any, normal bool) {
 	delete(e.byGoid, c.goid)
 	wasCur := e.cur == c
 	c.status = gDone
+	e.settle(c)
 	if e.finished {
 		return
 	}
@@ -126,6 +128,9 @@ func (e *engine) subtestExit(p, c *gstate, r any, normal bool) {
 		return
 	}
 	p.status = gRunning
+	if e.race.on {
+		p.vc.join(c.vc)
+	}
 	if wasCur || e.cur == nil {
 		e.cur = p
 	} else {

@@ -52,11 +52,12 @@ func (m *memState) sharedSites() []string {
 	return s
 }
 
-func (e *engine) access(site string, addr uintptr, write bool) {
+func (e *engine) access(site string, p unsafe.Pointer, write bool) {
 	g, md := e.enter()
 	if md != modeControl {
 		return
 	}
+	addr := uintptr(p)
 	m := &e.mem
 	info := m.addrs[addr]
 	if info == nil {
@@ -71,6 +72,9 @@ func (e *engine) access(site string, addr uintptr, write bool) {
 		info.sites = nil
 	}
 	if !info.multi && !m.shared[site] {
+		if e.race.on {
+			e.checkAccess(g, p, site, write)
+		}
 		if len(info.sites) < 8 && (len(info.sites) == 0 || info.sites[len(info.sites)-1] != site) {
 			info.sites = append(info.sites, site)
 		}
@@ -83,13 +87,16 @@ func (e *engine) access(site string, addr uintptr, write bool) {
 	}
 	g.p = pending{op: op, site: site, obj: addr}
 	e.point(g)
+	if e.race.on {
+		e.checkAccess(g, p, site, write)
+	}
 	e.mu.Unlock()
 }
 
 // R is the key point before a read of *p; it returns p.
 func R[T any](site string, p *T) *T {
 	if eng.active.Load() {
-		eng.access(site, uintptr(unsafe.Pointer(p)), false)
+		eng.access(site, unsafe.Pointer(p), false)
 	}
 	return p
 }
@@ -97,12 +104,12 @@ func R[T any](site string, p *T) *T {
 // W is the key point before a write of *p; it returns p.
 func W[T any](site string, p *T) *T {
 	if eng.active.Load() {
-		eng.access(site, uintptr(unsafe.Pointer(p)), true)
+		eng.access(site, unsafe.Pointer(p), true)
 	}
 	return p
 }
 
-func mapAddr[M any](m *M) uintptr { return *(*uintptr)(unsafe.Pointer(m)) }
+func mapAddr[M any](m *M) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(m)) }
 
 // MapR is the key point before reading an element of m; it returns m.
 func MapR[M ~map[K]V, K comparable, V any](site string, m M) M {
@@ -128,7 +135,9 @@ func Atomic[P any](site string, p P) P {
 	}
 	g, md := e.enter()
 	if md == modeControl {
-		e.keyPoint(g, strategy.OpAtomic, site, *(*unsafe.Pointer)(unsafe.Pointer(&p)))
+		ptr := *(*unsafe.Pointer)(unsafe.Pointer(&p))
+		e.keyPoint(g, strategy.OpAtomic, site, ptr)
+		e.acqRel(g, ptr)
 		e.mu.Unlock()
 	}
 	return p

@@ -34,6 +34,12 @@ func (r *replayer) next(e *engine, enabled []*gstate) int {
 		return r.diverge(e, fmt.Sprintf("entry %d: the record makes a choice where the program is at a scheduling point", r.pos+1))
 	}
 	if r.pos >= len(r.t.Entries) {
+		if r.sawRecordedBug(e) {
+			// A bug that does not end the run (a race) was recorded
+			// where it happened; the record ends there, and so does the replay.
+			e.stop()
+			return -1
+		}
 		// Past the record: the recorded failure should have happened by now.
 		return r.diverge(e, fmt.Sprintf("the program went on after the %d recorded entries", len(r.t.Entries)))
 	}
@@ -50,6 +56,15 @@ func (r *replayer) next(e *engine, enabled []*gstate) int {
 		offered = append(offered, fmt.Sprintf("g%s %s %s", g.path, g.p.op, g.p.site))
 	}
 	return r.diverge(e, fmt.Sprintf("entry %d: expected goroutine g%s at %s %s, but it is not enabled; enabled: %s", r.pos, want.G, want.Op, want.Site, strings.Join(offered, ", ")))
+}
+
+func (r *replayer) sawRecordedBug(e *engine) bool {
+	for _, b := range e.bugs {
+		if b.kind == r.t.Kind && b.location == r.t.Location {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *replayer) choose(e *engine, n int) int {

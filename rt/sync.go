@@ -35,6 +35,7 @@ type onceModel struct {
 type condModel struct {
 	waiters  []*gstate
 	signaled map[*gstate]bool
+	clocks   map[*gstate]vc // the signaller's clock, for the woken waiter
 }
 
 type modelState struct {
@@ -86,8 +87,10 @@ func (e *engine) lock(g *gstate, site string, p unsafe.Pointer) {
 		g.p = pending{op: strategy.OpLock, site: site, obj: uintptr(p), ready: func() bool { return mm.readers == 0 }}
 		e.point(g)
 		mm.announce = nil
+		e.rAcquire(g, p)
 	}
 	mm.held = true
+	e.acquire(g, p)
 }
 
 func (e *engine) unlock(g *gstate, site string, p unsafe.Pointer, what string) {
@@ -97,6 +100,7 @@ func (e *engine) unlock(g *gstate, site string, p unsafe.Pointer, what string) {
 		e.fatal(g, site, "sync: unlock of unlocked "+what)
 	}
 	mm.held = false
+	e.release(g, p)
 }
 
 // Lock is m.Lock().
@@ -135,7 +139,9 @@ func (e *engine) tryLock(g *gstate, site string, p unsafe.Pointer, read bool) bo
 		mm.readers++
 	} else {
 		mm.held = true
+		e.rAcquire(g, p)
 	}
+	e.acquire(g, p)
 	return true
 }
 
@@ -192,6 +198,7 @@ func RLock(site string, m *sync.RWMutex) {
 		g.p = pending{op: strategy.OpRLock, site: site, obj: uintptr(unsafe.Pointer(m)), ready: func() bool { return !mm.held && mm.announce == nil }}
 		e.point(g)
 		mm.readers++
+		e.acquire(g, unsafe.Pointer(m))
 		e.mu.Unlock()
 	}
 }
@@ -210,6 +217,7 @@ func RUnlock(site string, m *sync.RWMutex) {
 			e.fatal(g, site, "sync: RUnlock of unlocked RWMutex")
 		}
 		mm.readers--
+		e.rRelease(g, unsafe.Pointer(m))
 		e.mu.Unlock()
 	}
 }
@@ -313,6 +321,9 @@ func WGAdd(site string, wg *sync.WaitGroup, n int) {
 	e.keyPoint(g, strategy.OpWGAdd, site, unsafe.Pointer(wg))
 	c := e.wgCounter(wg)
 	*c += n
+	if n < 0 {
+		e.release(g, unsafe.Pointer(wg))
+	}
 	neg := *c < 0
 	e.mu.Unlock()
 	if neg {
@@ -337,6 +348,7 @@ func WGWait(site string, wg *sync.WaitGroup) {
 	c := e.wgCounter(wg)
 	g.p = pending{op: strategy.OpWGWait, site: site, obj: uintptr(unsafe.Pointer(wg)), ready: func() bool { return *c == 0 }}
 	e.point(g)
+	e.acquire(g, unsafe.Pointer(wg))
 	e.mu.Unlock()
 }
 
@@ -368,6 +380,7 @@ func OnceDo(site string, o *sync.Once, f func()) {
 	g.p = pending{op: strategy.OpOnce, site: site, obj: uintptr(unsafe.Pointer(o)), ready: func() bool { return !om.running }}
 	e.point(g)
 	if om.done {
+		e.acquire(g, unsafe.Pointer(o))
 		e.mu.Unlock()
 		return
 	}
@@ -376,6 +389,7 @@ func OnceDo(site string, o *sync.Once, f func()) {
 	defer func() {
 		e.mu.Lock()
 		om.running, om.done = false, true
+		e.release(g, unsafe.Pointer(o))
 		e.mu.Unlock()
 	}()
 	o.Do(f)
@@ -421,7 +435,7 @@ func NewCond(l sync.Locker) *sync.Cond { return sync.NewCond(l) }
 func (e *engine) condOf(c *sync.Cond) *condModel {
 	cm := e.models.cond[c]
 	if cm == nil {
-		cm = &condModel{signaled: map[*gstate]bool{}}
+		cm = &condModel{signaled: map[*gstate]bool{}, clocks: map[*gstate]vc{}}
 		e.models.cond[c] = cm
 	}
 	return cm
@@ -449,6 +463,8 @@ func CondWait(site string, c *sync.Cond) {
 	g.p = pending{op: strategy.OpCondWait, site: site, obj: uintptr(unsafe.Pointer(c)), ready: func() bool { return cm.signaled[g] }}
 	e.point(g)
 	delete(cm.signaled, g)
+	g.vc.join(cm.clocks[g])
+	delete(cm.clocks, g)
 	e.mu.Unlock()
 	LockerLock(site, c.L)
 }
@@ -473,6 +489,9 @@ func condNotify(site string, c *sync.Cond, all bool) {
 		w := cm.waiters[0]
 		cm.waiters = cm.waiters[1:]
 		cm.signaled[w] = true
+		if e.race.on {
+			cm.clocks[w] = g.vc.clone()
+		}
 		if !all {
 			break
 		}
@@ -492,6 +511,7 @@ func SyncMap(site string, m *sync.Map) *sync.Map {
 	g, md := e.enter()
 	if md == modeControl {
 		e.keyPoint(g, strategy.OpAtomic, site, unsafe.Pointer(m))
+		e.acqRel(g, unsafe.Pointer(m))
 		e.mu.Unlock()
 	}
 	return m

@@ -17,7 +17,7 @@ import (
 // earliest wake-up. Tests that sleep for an hour finish at once, and timeouts
 // fire at reproducible points of the schedule.
 
-var epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+var timeBase = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 type vtimer struct {
 	when    int64
@@ -91,7 +91,7 @@ func (c *vclock) fire(e *engine) {
 		return due[i].seq < due[j].seq
 	})
 	for _, t := range due {
-		now := epoch.Add(time.Duration(c.now))
+		now := timeBase.Add(time.Duration(c.now))
 		switch {
 		case t.ch != nil:
 			select {
@@ -130,7 +130,7 @@ func clockNow() time.Time {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return epoch.Add(time.Duration(e.clock.now))
+	return timeBase.Add(time.Duration(e.clock.now))
 }
 
 // Now is time.Now().
@@ -399,7 +399,7 @@ func WithDeadlineCause(parent context.Context, d time.Time, cause error) (contex
 		return context.WithDeadlineCause(parent, d, cause)
 	}
 	c := &vctx{parent: parent, deadline: d, cause: cause, done: make(chan struct{}), after: map[int]func(){}}
-	now := epoch.Add(time.Duration(e.clock.now))
+	now := timeBase.Add(time.Duration(e.clock.now))
 	vt := &vtimer{when: e.clock.now + int64(d.Sub(now)), ctx: c, creator: g}
 	if vt.when < e.clock.now {
 		vt.when = e.clock.now

@@ -225,11 +225,13 @@ func runChild(ctx context.Context, b Binary, cfg rt.Config, deadline time.Time) 
 	return buf.Bytes(), nil
 }
 
+// resultLine is one line of the results stream: progress ("run", naming the
+// schedule in flight) or a test's "summary".
 type resultLine struct {
 	Action   string
 	Test     string
-	Schedule int
-	rt.Summary
+	Schedule int // "run": the schedule starting
+	Summary  rt.Summary
 }
 
 func readResults(path string) ([]resultLine, error) {
@@ -241,15 +243,23 @@ func readResults(path string) ([]resultLine, error) {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
-		var l resultLine
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+		var head struct {
+			Action string
+			Test   string
+		}
+		if err := json.Unmarshal(sc.Bytes(), &head); err != nil {
 			continue // a line cut short by a dying process
 		}
-		if l.Action == "summary" {
-			var s rt.Summary
-			json.Unmarshal(sc.Bytes(), &s)
-			l.Summary = s
-			l.Test = s.Test
+		l := resultLine{Action: head.Action, Test: head.Test}
+		switch head.Action {
+		case "summary":
+			if json.Unmarshal(sc.Bytes(), &l.Summary) != nil {
+				continue
+			}
+		case "run":
+			var p struct{ Schedule int }
+			json.Unmarshal(sc.Bytes(), &p)
+			l.Schedule = p.Schedule
 		}
 		lines = append(lines, l)
 	}
