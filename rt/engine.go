@@ -559,7 +559,7 @@ func (e *engine) exit(g *gstate, r any, normal bool) {
 		return
 	}
 	if r != nil {
-		e.report(bug{kind: "panic", message: fmt.Sprintf("panic in goroutine g%s: %v\n%s", g.path, r, stack), location: panicLocation(stack)})
+		e.report(bug{kind: "panic", message: fmt.Sprintf("panic in goroutine g%s: %v\n%s", g.path, r, cleanStack(stack)), location: panicLocation(stack)})
 		e.stop()
 		return
 	}
@@ -630,7 +630,7 @@ func (e *engine) rootExit(root *gstate, r any) {
 		return
 	}
 	if r != nil {
-		e.report(bug{kind: "panic", message: fmt.Sprintf("panic in the test goroutine: %v\n%s", r, stack), location: panicLocation(stack)})
+		e.report(bug{kind: "panic", message: fmt.Sprintf("panic in the test goroutine: %v\n%s", r, cleanStack(stack)), location: panicLocation(stack)})
 		e.stop()
 		return
 	}
@@ -725,14 +725,17 @@ func (e *engine) watchdog() (stop func()) {
 	return func() { close(quit) }
 }
 
-// userStack is the calling goroutine's stack without Period's own frames
-// (the engine and its hooks), as a user wants to read it.
-func userStack() string {
-	lines := strings.Split(string(panicStack()), "\n")
+// userStack is the calling goroutine's stack as a user wants to read it.
+func userStack() string { return cleanStack(panicStack()) }
+
+// cleanStack drops Period's own frames (the engine and its hooks) and the
+// runtime's from a goroutine stack, and indents it for a report.
+func cleanStack(raw []byte) string {
+	lines := strings.Split(string(raw), "\n")
 	var out []string
 	for i := 1; i+1 < len(lines); i += 2 {
 		fn, file := lines[i], lines[i+1]
-		if strings.Contains(fn, "github.com/period-dev/period/rt.") || strings.HasPrefix(fn, "runtime.") {
+		if isPeriodFrame(fn) || strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "panic(") {
 			continue
 		}
 		out = append(out, "    "+fn, "    "+file)

@@ -3,7 +3,6 @@
 package rt
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -206,6 +205,19 @@ func (e *engine) resetRun(idx int) {
 	e.race.reset(!e.cfg.NoRace)
 }
 
+// endsExploration tells whether the bugs found so far end an exploration
+// without -continue. Races do not: a program may race harmlessly and still
+// hide the failure the user is after, so exploration goes on and reports each
+// distinct race once.
+func endsExploration(bugs []BugReport) bool {
+	for _, b := range bugs {
+		if b.Kind != "race" {
+			return true
+		}
+	}
+	return false
+}
+
 func bugKey(b bug) string {
 	if b.key != "" {
 		return b.key
@@ -315,7 +327,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 				sum.Schedule = d.Describe()
 			}
 		}
-		if len(sum.Bugs) > 0 && !cfg.Continue {
+		if !cfg.Continue && endsExploration(sum.Bugs) {
 			break
 		}
 	}
@@ -366,25 +378,35 @@ func exploreNative(t *testing.T, tt Test, cfg Config, restores []func(), sum Sum
 	return sum
 }
 
-// panicLocation finds the first user frame ("file.go:line") of a panic stack.
+// panicLocation finds the first user frame ("file.go:line") of a panic
+// stack: frames of Go's runtime, testing and sync, and of Period's own
+// runtime (wherever the build placed its files), are skipped.
 func panicLocation(stack []byte) string {
-	sc := bufio.NewScanner(strings.NewReader(string(stack)))
-	for sc.Scan() {
-		line := sc.Text()
-		if !strings.HasPrefix(line, "\t") {
+	lines := strings.Split(string(stack), "\n")
+	for i := 0; i+1 < len(lines); i++ {
+		fn, file := lines[i], lines[i+1]
+		if !strings.HasPrefix(file, "\t") || strings.HasPrefix(fn, "\t") {
 			continue
 		}
-		loc := strings.TrimSpace(line)
-		if i := strings.LastIndex(loc, " +0x"); i >= 0 {
-			loc = loc[:i]
+		if isPeriodFrame(fn) || strings.HasPrefix(fn, "panic(") {
+			continue
 		}
-		if strings.Contains(loc, "/src/runtime/") || strings.Contains(loc, "/src/testing/") ||
-			strings.Contains(loc, "/period/rt/") || strings.Contains(loc, "periodrt/rt/") || strings.Contains(loc, "/src/sync/") {
+		loc := strings.TrimSpace(file)
+		if k := strings.LastIndex(loc, " +0x"); k >= 0 {
+			loc = loc[:k]
+		}
+		if strings.Contains(loc, "/src/runtime/") || strings.Contains(loc, "/src/testing/") || strings.Contains(loc, "/src/sync/") {
 			continue
 		}
 		return shortLoc(loc)
 	}
 	return ""
+}
+
+// isPeriodFrame tells whether a stack line names a function of Period's runtime.
+func isPeriodFrame(fn string) bool {
+	fn = strings.TrimPrefix(fn, "created by ")
+	return strings.HasPrefix(fn, "github.com/period-dev/period/rt.")
 }
 
 // shortLoc keeps the last two path elements of file:line.

@@ -123,7 +123,7 @@ func (e *engine) subtestExit(p, c *gstate, r any, normal bool) {
 		return
 	}
 	if r != nil {
-		e.report(bug{kind: "panic", message: fmt.Sprintf("panic in subtest goroutine g%s: %v\n%s", c.path, r, stack), location: panicLocation(stack)})
+		e.report(bug{kind: "panic", message: fmt.Sprintf("panic in subtest goroutine g%s: %v\n%s", c.path, r, cleanStack(stack)), location: panicLocation(stack)})
 		e.stop()
 		return
 	}

@@ -80,7 +80,7 @@ type testFlags struct {
 	run, strategy, out, focus string
 	budget, bound, steps      int
 	seed                      int64
-	cont, json, verbose       bool
+	cont, json, verbose, race bool
 	timeout                   time.Duration
 }
 
@@ -105,6 +105,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.cont, "continue", false, "keep exploring after a bug; report each distinct bug once")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "give up on a package after `d`")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per line")
+	fs.BoolVar(&f.race, "race", true, "report data races between key points (-race=false: off)")
 	fs.BoolVar(&f.verbose, "v", false, "print progress and full interleavings")
 	fs.StringVar(&f.out, "o", filepath.Join(os.TempDir(), "period"), "write replay files to `dir`")
 	fs.IntVar(&f.steps, "steps", 100000, "report a hang when one schedule exceeds `n` steps")
@@ -135,7 +136,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	cfg := rt.Config{Run: f.run, Strategy: f.strategy, Seed: f.seed, Bound: f.bound, Budget: f.budget, Continue: f.cont,
-		Focus: f.focus, MaxSteps: f.steps, OutDir: out}
+		Focus: f.focus, MaxSteps: f.steps, OutDir: out, NoRace: !f.race}
 	p := &report.Printer{W: stdout, JSON: f.json, Verbose: f.verbose}
 	return testPackages(ctx, fs.Args(), cfg, f.timeout, p, stderr)
 }
