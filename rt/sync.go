@@ -87,9 +87,10 @@ func (e *engine) lock(g *gstate, site string, p unsafe.Pointer) {
 		g.p = pending{op: strategy.OpLock, site: site, obj: uintptr(p), ready: func() bool { return mm.readers == 0 }}
 		e.point(g)
 		mm.announce = nil
-		e.rAcquire(g, p)
 	}
 	mm.held = true
+	// Readers that already left (RUnlock) happen before this writer too.
+	e.rAcquire(g, p)
 	e.acquire(g, p)
 }
 
