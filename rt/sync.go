@@ -397,11 +397,27 @@ func OnceDo(site string, o *sync.Once, f func()) {
 }
 
 // OnceFunc is sync.OnceFunc(f), built on OnceDo so that waiting is controlled.
+// A function made outside a run (a package-level var, init, TestMain) is
+// package state: every run starts with it as it was when exploration began,
+// as a fresh test process would (its result is not carried over from the
+// previous schedule while the variables it wrote are restored).
 func OnceFunc(f func()) func() {
 	var once sync.Once
 	var p any
+	ran := false
+	if !eng.active.Load() {
+		Globals(func() func() {
+			done := ran
+			return func() {
+				if !done {
+					once, p, ran = sync.Once{}, nil, false
+				}
+			}
+		})
+	}
 	return func() {
 		OnceDo("sync.OnceFunc", &once, func() {
+			ran = true
 			defer func() {
 				if r := recover(); r != nil {
 					p = r
