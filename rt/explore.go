@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -106,6 +107,22 @@ type Summary struct {
 	Schedule  string `json:",omitempty"` // the first bug's schedule in the strategy's notation
 	Diverged  string `json:",omitempty"` // replay: where the run left the recorded interleaving
 	Exhausted bool   `json:",omitempty"` // the strategy explored its whole space
+	// Buggy counts, per bug kind, the schedules that hit at least one bug of
+	// that kind (every schedule, also those whose bug was reported before).
+	Buggy map[string]int `json:",omitempty"`
+}
+
+// countBuggy adds one schedule's bug kinds to s.Buggy, each kind once.
+func (s *Summary) countBuggy(kinds ...string) {
+	for i, k := range kinds {
+		if slices.Contains(kinds[:i], k) {
+			continue
+		}
+		if s.Buggy == nil {
+			s.Buggy = map[string]int{}
+		}
+		s.Buggy[k]++
+	}
 }
 
 // progress is a line telling the parent which schedule runs (crash recovery).
@@ -320,6 +337,11 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 		e.mu.Lock()
 		run := &strategy.Run{Index: schedule - 1, Events: e.events, Paths: allPaths(), Buggy: len(e.bugs) > 0, Cut: e.stopping}
 		sum.Steps += e.steps
+		kinds := make([]string, len(e.bugs))
+		for i, b := range e.bugs {
+			kinds[i] = b.kind
+		}
+		sum.countBuggy(kinds...)
 		e.mu.Unlock()
 		st.End(run)
 		if len(sum.Bugs) > nb && sum.Schedule == "" {
@@ -368,6 +390,7 @@ func exploreNative(t *testing.T, tt Test, cfg Config, restores []func(), sum Sum
 			b = &BugReport{Kind: "fail", Schedule: i, Message: "the test failed"}
 		}
 		if b != nil {
+			sum.countBuggy(b.Kind)
 			sum.Bugs = append(sum.Bugs, *b)
 			if !cfg.Continue {
 				break
