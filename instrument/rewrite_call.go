@@ -16,7 +16,7 @@ var timeFuncs = map[string]bool{
 	"time.Sleep": true, "time.After": true, "time.Tick": true, "time.NewTimer": true,
 	"time.NewTicker": true, "time.AfterFunc": true,
 	"time.Now": false, "time.Since": false, "time.Until": false,
-	"context.WithTimeout": false, "context.WithDeadline": false,
+	"context.WithCancel": false, "context.WithTimeout": false, "context.WithDeadline": false,
 	"context.WithTimeoutCause": false, "context.WithDeadlineCause": false,
 	"sync.OnceFunc": false, "sync.OnceValue": false, "sync.OnceValues": false, "sync.NewCond": false,
 	"runtime.Gosched": true, "os.Exit": true,

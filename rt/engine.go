@@ -508,7 +508,7 @@ func (e *engine) inherit(parent, child *gstate) {
 }
 
 // spawn creates a controlled goroutine running f; it starts parked at its start key point.
-func (e *engine) spawn(parent *gstate, site string, f func()) {
+func (e *engine) spawn(parent *gstate, site string, f func()) *gstate {
 	g := e.newG(parent)
 	g.status = gParked
 	g.p = pending{op: strategy.OpStart, site: site}
@@ -517,6 +517,7 @@ func (e *engine) spawn(parent *gstate, site string, f func()) {
 	g.seq = e.seq
 	e.exited.Add(1)
 	go e.goroutineMain(g, f)
+	return g
 }
 
 func (e *engine) goroutineMain(g *gstate, f func()) {

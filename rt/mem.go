@@ -138,6 +138,9 @@ func Atomic[P any](site string, p P) P {
 		ptr := *(*unsafe.Pointer)(unsafe.Pointer(&p))
 		e.keyPoint(g, strategy.OpAtomic, site, ptr)
 		e.acqRel(g, ptr)
+		if e.race.on {
+			e.checkAtomic(g, ptr, site)
+		}
 		e.mu.Unlock()
 	}
 	return p

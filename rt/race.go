@@ -4,7 +4,10 @@ package rt
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
+	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/period-dev/period/strategy"
@@ -62,6 +65,7 @@ type raceVar struct {
 	w     epoch
 	hasW  bool
 	reads []epoch
+	atoms []epoch // sync/atomic operations on the variable since the last plain write
 }
 
 type chanClocks struct {
@@ -77,15 +81,28 @@ type raceState struct {
 	robjs map[unsafe.Pointer]*vc // RWMutex read-unlock clocks
 	chans map[*hchan]*chanClocks
 	vars  map[unsafe.Pointer]*raceVar
-	seen  map[string]bool // reported pairs of sites
+	ctxs  map[*hchan]*vctx // Done channels of virtual contexts
+	seen  map[string]bool  // reported pairs of sites
+	// stacks holds, per access site, the stack of the first access seen
+	// there (in any run): one runtime.Callers per site, so that a report can
+	// show a call path to the earlier access too.
+	stacks map[string]siteStack
+}
+
+type siteStack struct {
+	path string // goroutine
+	pcs  []uintptr
 }
 
 func (r *raceState) reset(on bool) {
-	seen := r.seen
+	seen, stacks := r.seen, r.stacks
 	*r = raceState{on: on, objs: map[unsafe.Pointer]*vc{}, robjs: map[unsafe.Pointer]*vc{},
-		chans: map[*hchan]*chanClocks{}, vars: map[unsafe.Pointer]*raceVar{}, seen: seen}
+		chans: map[*hchan]*chanClocks{}, ctxs: map[*hchan]*vctx{}, vars: map[unsafe.Pointer]*raceVar{}, seen: seen, stacks: stacks}
 	if r.seen == nil {
 		r.seen = map[string]bool{}
+	}
+	if r.stacks == nil {
+		r.stacks = map[string]siteStack{}
 	}
 }
 
@@ -180,6 +197,10 @@ func (e *engine) chanSync(g *gstate, h *hchan, send bool, partner *gstate) {
 	}
 	if h.qcount == 0 && h.closed != 0 {
 		g.vc.join(c.closed)
+		if x := e.race.ctxs[h]; x != nil {
+			// Closed by the cancellation of a virtual context.
+			g.vc.join(x.clock())
+		}
 		return
 	}
 	if len(c.items) > 0 {
@@ -200,6 +221,78 @@ func (e *engine) chanClose(g *gstate, h *hchan) {
 	}
 }
 
+// callerG is the controlled goroutine calling, or nil. e.mu is held.
+func (e *engine) callerG() *gstate {
+	g := e.byGoid[goid()]
+	if g == nil || g.status == gDone || g.abort || e.finished {
+		return nil
+	}
+	return g
+}
+
+// releaseClock is a release by g to an object that carries one clock (a
+// timer, a cancellation): g's clock now; g moves on. e.mu is held.
+func (e *engine) releaseClock(g *gstate) vc {
+	if !e.race.on || g == nil {
+		return nil
+	}
+	c := g.vc.clone()
+	g.vc.tick(g.id)
+	return c
+}
+
+// acquireClock joins clk into the calling goroutine's clock.
+func (e *engine) acquireClock(clk vc) {
+	if !e.active.Load() {
+		return
+	}
+	e.mu.Lock()
+	if g := e.callerG(); g != nil && e.race.on {
+		g.vc.join(clk)
+	}
+	e.mu.Unlock()
+}
+
+// timerSent: the virtual clock put a value carrying clk (the timer's
+// setter's clock) into the buffer of a timer channel.
+func (e *engine) timerSent(ch chan time.Time, clk vc) {
+	if !e.race.on {
+		return
+	}
+	c := e.chanClocksOf(chanOf(ch))
+	c.nsend++
+	delete(c.recvs, c.nsend-cap(ch))
+	c.items = append(c.items, clk.clone())
+}
+
+// timerDrained: Stop or Reset took the undelivered value out of a timer channel.
+func (e *engine) timerDrained(ch chan time.Time) {
+	if !e.race.on {
+		return
+	}
+	c := e.chanClocksOf(chanOf(ch))
+	if len(c.items) > 0 {
+		c.items = c.items[1:]
+	}
+	c.nrecv++
+}
+
+// timerStart: the goroutine of an AfterFunc starts after the timer was set
+// (clk), not after whatever its creator did since.
+func (e *engine) timerStart(g *gstate, clk vc) {
+	if e.race.on {
+		g.vc = clk.clone()
+		g.vc.tick(g.id)
+	}
+}
+
+// raceCtx registers a virtual context's Done channel. e.mu is held.
+func (e *engine) raceCtx(c *vctx) {
+	if e.race.on {
+		e.race.ctxs[chanOf(c.done)] = c
+	}
+}
+
 // checkAccess looks for a race between g's access at site and earlier
 // accesses to the same variable that do not happen before it.
 func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site string, write bool) {
@@ -208,45 +301,115 @@ func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site string, write boo
 		v = &raceVar{}
 		e.race.vars[p] = v
 	}
+	if _, ok := e.race.stacks[site]; !ok {
+		e.race.stacks[site] = siteStack{path: g.path, pcs: callers()}
+	}
 	now := epoch{g: g.id, c: g.vc.get(g.id), site: site, path: g.path}
 	if v.hasW && v.w.g != g.id && v.w.c > g.vc.get(v.w.g) {
-		e.raceFound(v.w, true, now, write)
+		e.raceFound(v.w, "write", now, rw(write))
 	}
 	if write {
-		for _, r := range v.reads {
-			if r.g != g.id && r.c > g.vc.get(r.g) {
-				e.raceFound(r, false, now, true)
-				break
-			}
-		}
+		e.firstRace(v.reads, "read", g.vc, now, "write")
+		e.firstRace(v.atoms, "atomic access", g.vc, now, "write")
 		v.w, v.hasW = now, true
 		v.reads = v.reads[:0]
+		v.atoms = v.atoms[:0]
 		return
 	}
-	for i := range v.reads {
-		if v.reads[i].g == g.id {
-			v.reads[i] = now
+	v.reads = setEpoch(v.reads, now)
+}
+
+// checkAtomic checks a sync/atomic operation on p by g against plain
+// accesses: it races with a plain write that does not happen before it (as
+// in `go test -race`). Whether the operation loads or stores is not known
+// here, so a plain read never races with it (no false positive; a plain read
+// concurrent with an atomic store is missed).
+func (e *engine) checkAtomic(g *gstate, p unsafe.Pointer, site string) {
+	v := e.race.vars[p]
+	if v == nil {
+		v = &raceVar{}
+		e.race.vars[p] = v
+	}
+	now := epoch{g: g.id, c: g.vc.get(g.id), site: site, path: g.path}
+	if v.hasW || len(v.reads) > 0 {
+		// Mixed plain and atomic accesses: only then can the site appear in a report.
+		if _, ok := e.race.stacks[site]; !ok {
+			e.race.stacks[site] = siteStack{path: g.path, pcs: callers()}
+		}
+	}
+	if v.hasW && v.w.g != g.id && v.w.c > g.vc.get(v.w.g) {
+		e.raceFound(v.w, "write", now, "atomic access")
+	}
+	v.atoms = setEpoch(v.atoms, now)
+}
+
+// setEpoch records now as its goroutine's latest access in list.
+func setEpoch(list []epoch, now epoch) []epoch {
+	for i := range list {
+		if list[i].g == now.g {
+			list[i] = now
+			return list
+		}
+	}
+	return append(list, now)
+}
+
+// firstRace reports the first access in list that races with cur and whose
+// pair of sites was not reported yet.
+func (e *engine) firstRace(list []epoch, what string, view vc, cur epoch, curWhat string) {
+	for _, r := range list {
+		if r.g != cur.g && r.c > view.get(r.g) && e.raceFound(r, what, cur, curWhat) {
 			return
 		}
 	}
-	v.reads = append(v.reads, now)
 }
 
-func (e *engine) raceFound(prev epoch, prevWrite bool, cur epoch, curWrite bool) {
+func rw(w bool) string {
+	if w {
+		return "write"
+	}
+	return "read"
+}
+
+// callers is the stack of the calling goroutine, PCs only (cheap).
+func callers() []uintptr {
+	pcs := make([]uintptr, 32)
+	return pcs[:runtime.Callers(3, pcs)]
+}
+
+// formatPCs renders a stack recorded by callers like userStack does.
+func formatPCs(pcs []uintptr) string {
+	var b strings.Builder
+	frames := runtime.CallersFrames(pcs)
+	for {
+		f, more := frames.Next()
+		if f.Function != "" && !isPeriodFrame(f.Function) && !strings.HasPrefix(f.Function, "runtime.") {
+			fmt.Fprintf(&b, "    %s(...)\n        %s:%d\n", f.Function, f.File, f.Line)
+		}
+		if !more {
+			break
+		}
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// raceFound reports a race between the earlier access prev and the current
+// one, unless that pair of sites was reported already; it reports whether it
+// reported.
+func (e *engine) raceFound(prev epoch, prevWhat string, cur epoch, curWhat string) bool {
 	sites := []string{prev.site, cur.site}
 	sort.Strings(sites)
 	key := sites[0] + "|" + sites[1]
 	if e.race.seen[key] {
-		return
+		return false
 	}
 	e.race.seen[key] = true
-	rw := func(w bool) string {
-		if w {
-			return "write"
-		}
-		return "read"
+	msg := fmt.Sprintf("data race: %s by goroutine g%s at %s\n  and earlier %s by goroutine g%s at %s,\n  with no happens-before order between them\n  stack of the %[1]s (g%[2]s):\n%[7]s",
+		curWhat, cur.path, cur.site, prevWhat, prev.path, prev.site, userStack())
+	if st, ok := e.race.stacks[prev.site]; ok && len(st.pcs) > 0 {
+		msg += fmt.Sprintf("\n  stack of the first access seen at %s (g%s; the earlier %s may have come by another path):\n%s",
+			prev.site, st.path, prevWhat, formatPCs(st.pcs))
 	}
-	msg := fmt.Sprintf("data race: %s by goroutine g%s at %s\n  and earlier %s by goroutine g%s at %s,\n  with no happens-before order between them\n  stack of the %[1]s:\n%[7]s",
-		rw(curWrite), cur.path, cur.site, rw(prevWrite), prev.path, prev.site, userStack())
 	e.report(bug{kind: "race", message: msg, location: cur.site, key: "race|" + key})
+	return true
 }

@@ -28,6 +28,7 @@ type vtimer struct {
 	active  bool
 	seq     int
 	creator *gstate
+	vc      vc // race detection: the creator's clock when it set the timer (creation, Reset)
 }
 
 // futile reports a timer whose firing would change nothing: its channel
@@ -96,6 +97,7 @@ func (c *vclock) fire(e *engine) {
 		case t.ch != nil:
 			select {
 			case t.ch <- now:
+				e.timerSent(t.ch, t.vc)
 			default: // a ticker drops ticks nobody took
 			}
 		case t.f != nil:
@@ -103,9 +105,9 @@ func (c *vclock) fire(e *engine) {
 			if parent == nil && len(e.gs) > 0 {
 				parent = e.gs[0]
 			}
-			e.spawn(parent, "time.AfterFunc", t.f)
+			e.timerStart(e.spawn(parent, "time.AfterFunc", t.f), t.vc)
 		case t.ctx != nil:
-			t.ctx.cancel(context.DeadlineExceeded, t.ctx.cause)
+			t.ctx.cancel(context.DeadlineExceeded, t.ctx.cause, t.vc)
 		}
 		if t.period > 0 {
 			t.when += t.period
@@ -172,7 +174,7 @@ func newTimer(d time.Duration, period time.Duration, ch chan time.Time, f func()
 	if d < 0 {
 		d = 0
 	}
-	t := &vtimer{when: e.clock.now + int64(d), period: int64(period), ch: ch, f: f, creator: g}
+	t := &vtimer{when: e.clock.now + int64(d), period: int64(period), ch: ch, f: f, creator: g, vc: e.releaseClock(g)}
 	e.clock.add(t)
 	return t, true
 }
@@ -245,12 +247,13 @@ func NewTicker(site string, d time.Duration) *time.Ticker {
 
 // stopVirtual stops vt and drains its channel (Go 1.23 semantics: no stale
 // value after Stop or Reset). It reports whether the timer was active.
-func stopVirtual(vt *vtimer) bool {
+func (e *engine) stopVirtual(vt *vtimer) bool {
 	was := vt.active
 	vt.active = false
 	if vt.ch != nil {
 		select {
 		case <-vt.ch:
+			e.timerDrained(vt.ch)
 		default:
 		}
 	}
@@ -267,7 +270,7 @@ func TimerStop(site string, t *time.Timer) bool {
 		return t.Stop()
 	}
 	defer e.mu.Unlock()
-	return stopVirtual(vt)
+	return e.stopVirtual(vt)
 }
 
 // TimerReset is t.Reset(d).
@@ -280,8 +283,9 @@ func TimerReset(site string, t *time.Timer, d time.Duration) bool {
 		return t.Reset(d)
 	}
 	defer e.mu.Unlock()
-	was := stopVirtual(vt)
+	was := e.stopVirtual(vt)
 	vt.when = e.clock.now + int64(d)
+	vt.vc = e.releaseClock(e.callerG())
 	e.clock.add(vt)
 	return was
 }
@@ -297,7 +301,7 @@ func TickerStop(site string, t *time.Ticker) {
 		return
 	}
 	defer e.mu.Unlock()
-	stopVirtual(vt)
+	e.stopVirtual(vt)
 }
 
 // TickerReset is t.Reset(d).
@@ -311,35 +315,57 @@ func TickerReset(site string, t *time.Ticker, d time.Duration) {
 		return
 	}
 	defer e.mu.Unlock()
-	stopVirtual(vt)
+	e.stopVirtual(vt)
 	vt.when = e.clock.now + int64(d)
 	vt.period = int64(d)
+	vt.vc = e.releaseClock(e.callerG())
 	e.clock.add(vt)
 }
 
-// vctx is a context with a virtual deadline. It does not embed a cancelCtx,
-// so the context package propagates cancellation to its children through
-// AfterFunc (synchronously, no goroutine).
+// vctx is a context with a virtual deadline (or none: WithCancel). It does
+// not embed a cancelCtx, so the context package propagates cancellation to
+// its children through AfterFunc (synchronously, no goroutine). Its
+// cancellation is a happens-before edge for the race detector: from the
+// cancel call (or the deadline timer's creation) to whoever sees Done closed
+// or Err non-nil.
 type vctx struct {
-	parent   context.Context
-	deadline time.Time
-	cause    error
-	mu       sync.Mutex
-	done     chan struct{}
-	err      error
-	errCause error
-	after    map[int]func()
-	nextID   int
-	timer    *vtimer
+	parent     context.Context
+	deadline   time.Time
+	noDeadline bool
+	cause      error
+	mu         sync.Mutex
+	done       chan struct{}
+	err        error
+	errCause   error
+	clk        vc // race detection: the canceller's clock
+	after      map[int]func()
+	nextID     int
+	timer      *vtimer
 }
 
-func (c *vctx) Deadline() (time.Time, bool) { return c.deadline, true }
-func (c *vctx) Done() <-chan struct{}       { return c.done }
-func (c *vctx) Value(k any) any             { return c.parent.Value(k) }
+func (c *vctx) Deadline() (time.Time, bool) {
+	if c.noDeadline {
+		return c.parent.Deadline()
+	}
+	return c.deadline, true
+}
+func (c *vctx) Done() <-chan struct{} { return c.done }
+func (c *vctx) Value(k any) any       { return c.parent.Value(k) }
 func (c *vctx) Err() error {
 	c.mu.Lock()
+	err, clk := c.err, c.clk
+	c.mu.Unlock()
+	if err != nil && clk != nil {
+		eng.acquireClock(clk)
+	}
+	return err
+}
+
+// clock is the canceller's clock once c is canceled.
+func (c *vctx) clock() vc {
+	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.err
+	return c.clk
 }
 
 // AfterFunc registers f to run when c is canceled (the context package's
@@ -364,7 +390,7 @@ func (c *vctx) AfterFunc(f func()) (stop func() bool) {
 	}
 }
 
-func (c *vctx) cancel(err, cause error) {
+func (c *vctx) cancel(err, cause error, clk vc) {
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()
@@ -372,6 +398,7 @@ func (c *vctx) cancel(err, cause error) {
 	}
 	c.err = err
 	c.errCause = cause
+	c.clk = clk
 	close(c.done)
 	var fs []func()
 	for i := 0; i < c.nextID; i++ {
@@ -386,12 +413,56 @@ func (c *vctx) cancel(err, cause error) {
 	}
 }
 
-func (c *vctx) String() string { return "context.WithDeadline(virtual " + c.deadline.String() + ")" }
+func (c *vctx) String() string {
+	if c.noDeadline {
+		return "context.WithCancel(virtual)"
+	}
+	return "context.WithDeadline(virtual " + c.deadline.String() + ")"
+}
+
+// follow makes c follow its parent's cancellation.
+func (c *vctx) follow() {
+	parent := c.parent
+	if p, ok := parent.(*vctx); ok {
+		p.AfterFunc(func() { c.cancel(p.Err(), context.Cause(p), p.clock()) })
+	} else if parent.Done() != nil {
+		context.AfterFunc(parent, func() { c.cancel(parent.Err(), context.Cause(parent), nil) })
+	}
+}
+
+// cancelFunc is c's CancelFunc: it stops the deadline timer vt (if any) and
+// cancels c with the caller's clock.
+func (c *vctx) cancelFunc(vt *vtimer) context.CancelFunc {
+	return func() {
+		e := eng
+		e.mu.Lock()
+		if vt != nil {
+			vt.active = false
+		}
+		clk := e.releaseClock(e.callerG())
+		e.mu.Unlock()
+		c.cancel(context.Canceled, nil, clk)
+	}
+}
+
+// WithCancel is context.WithCancel(parent).
+func WithCancel(parent context.Context) (context.Context, context.CancelFunc) {
+	e := eng
+	_, md := e.enter()
+	if md != modeControl {
+		return context.WithCancel(parent)
+	}
+	c := &vctx{parent: parent, noDeadline: true, done: make(chan struct{}), after: map[int]func(){}}
+	e.raceCtx(c)
+	e.mu.Unlock()
+	c.follow()
+	return c, c.cancelFunc(nil)
+}
 
 // WithDeadlineCause is context.WithDeadlineCause(parent, d, cause).
 func WithDeadlineCause(parent context.Context, d time.Time, cause error) (context.Context, context.CancelFunc) {
 	if cur, ok := parent.Deadline(); ok && cur.Before(d) {
-		return context.WithCancel(parent)
+		return WithCancel(parent)
 	}
 	e := eng
 	g, md := e.enter()
@@ -400,25 +471,16 @@ func WithDeadlineCause(parent context.Context, d time.Time, cause error) (contex
 	}
 	c := &vctx{parent: parent, deadline: d, cause: cause, done: make(chan struct{}), after: map[int]func(){}}
 	now := timeBase.Add(time.Duration(e.clock.now))
-	vt := &vtimer{when: e.clock.now + int64(d.Sub(now)), ctx: c, creator: g}
+	vt := &vtimer{when: e.clock.now + int64(d.Sub(now)), ctx: c, creator: g, vc: e.releaseClock(g)}
 	if vt.when < e.clock.now {
 		vt.when = e.clock.now
 	}
 	c.timer = vt
 	e.clock.add(vt)
+	e.raceCtx(c)
 	e.mu.Unlock()
-	// Follow the parent's cancellation.
-	if p, ok := parent.(*vctx); ok {
-		p.AfterFunc(func() { c.cancel(p.Err(), context.Cause(p)) })
-	} else if parent.Done() != nil {
-		context.AfterFunc(parent, func() { c.cancel(parent.Err(), context.Cause(parent)) })
-	}
-	return c, func() {
-		e.mu.Lock()
-		vt.active = false
-		e.mu.Unlock()
-		c.cancel(context.Canceled, nil)
-	}
+	c.follow()
+	return c, c.cancelFunc(vt)
 }
 
 // WithDeadline is context.WithDeadline(parent, d).
