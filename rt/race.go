@@ -384,7 +384,7 @@ func formatPCs(pcs []uintptr) string {
 	for {
 		f, more := frames.Next()
 		if f.Function != "" && !isPeriodFrame(f.Function) && !strings.HasPrefix(f.Function, "runtime.") {
-			fmt.Fprintf(&b, "    %s(...)\n        %s:%d\n", f.Function, f.File, f.Line)
+			fmt.Fprintf(&b, "    %s(...)\n    \t%s:%d\n", f.Function, f.File, f.Line)
 		}
 		if !more {
 			break
@@ -407,8 +407,8 @@ func (e *engine) raceFound(prev epoch, prevWhat string, cur epoch, curWhat strin
 	msg := fmt.Sprintf("data race: %s by goroutine g%s at %s\n  and earlier %s by goroutine g%s at %s,\n  with no happens-before order between them\n  stack of the %[1]s (g%[2]s):\n%[7]s",
 		curWhat, cur.path, cur.site, prevWhat, prev.path, prev.site, userStack())
 	if st, ok := e.race.stacks[prev.site]; ok && len(st.pcs) > 0 {
-		msg += fmt.Sprintf("\n  stack of the first access seen at %s (g%s; the earlier %s may have come by another path):\n%s",
-			prev.site, st.path, prevWhat, formatPCs(st.pcs))
+		msg += fmt.Sprintf("\n  stack of the earlier %s (as recorded when g%s first reached %s; the path may differ):\n%s",
+			prevWhat, st.path, prev.site, formatPCs(st.pcs))
 	}
 	e.report(bug{kind: "race", message: msg, location: cur.site, key: "race|" + key})
 	return true
