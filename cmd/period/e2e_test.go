@@ -7,11 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
-	"strings"
 	"testing"
 
+	"github.com/period-dev/period/internal/bench"
 	"github.com/period-dev/period/internal/report"
 )
 
@@ -20,34 +19,12 @@ import (
 // line above each test function (`none`: the test is correct and no schedule
 // may fail it). An unexpected bug fails as surely as a missing one.
 
-var wantLine = regexp.MustCompile(`^// period:want (\w+)\s*$`)
-var testFunc = regexp.MustCompile(`^func (Test\w+)\(`)
-
 // wants reads the annotations of the test files in dir.
 func wants(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
-	w := map[string]string{}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pending := ""
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		for sc.Scan() {
-			line := sc.Text()
-			if m := wantLine.FindStringSubmatch(line); m != nil {
-				pending = m[1]
-				continue
-			}
-			if m := testFunc.FindStringSubmatch(line); m != nil && pending != "" {
-				w[m[1]] = pending
-			}
-			if !strings.HasPrefix(line, "//") {
-				pending = ""
-			}
-		}
+	w, err := bench.Wants(dir)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return w
 }

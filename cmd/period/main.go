@@ -41,6 +41,7 @@ Usage:
 	period test [flags] [packages]
 	period replay [-json] [-v] FILE
 	period strategies
+	period bench [flags] [packages]
 
 Run "period test -h" for the flags of test.
 `
@@ -61,6 +62,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdTest(ctx, args[1:], stdout, stderr)
 	case "replay":
 		return cmdReplay(ctx, args[1:], stdout, stderr)
+	case "bench":
+		return cmdBench(ctx, args[1:], stdout, stderr)
 	case "strategies":
 		for _, n := range strategy.Names() {
 			fmt.Fprintln(stdout, n)
