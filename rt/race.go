@@ -236,7 +236,7 @@ func (e *engine) releaseClock(g *gstate) vc {
 	if !e.race.on || g == nil {
 		return nil
 	}
-	c := g.vc.clone()
+	c := append(vc{}, g.vc...) // never nil: "released", even before g's first tick
 	g.vc.tick(g.id)
 	return c
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/period-dev/period/strategy"
@@ -18,6 +19,9 @@ import (
 // fire at reproducible points of the schedule.
 
 var timeBase = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// timerFiring is set while the engine fires due timers (with e.mu held).
+var timerFiring atomic.Bool
 
 type vtimer struct {
 	when    int64
@@ -74,7 +78,9 @@ func (c *vclock) advance(e *engine) bool {
 	if next > c.now {
 		c.now = next
 	}
+	timerFiring.Store(true)
 	c.fire(e)
+	timerFiring.Store(false)
 	return true
 }
 
@@ -355,7 +361,9 @@ func (c *vctx) Err() error {
 	c.mu.Lock()
 	err, clk := c.err, c.clk
 	c.mu.Unlock()
-	if err != nil && clk != nil {
+	if err != nil && clk != nil && !timerFiring.Load() {
+		// (While timers fire, e.mu is held and no user code runs but the
+		// cancellation callbacks, which call Err: nobody to acquire for.)
 		eng.acquireClock(clk)
 	}
 	return err

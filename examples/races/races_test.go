@@ -674,3 +674,43 @@ func TestContextDeadlineFixed(t *testing.T) {
 	go func() { <-ctx.Done(); sink = x; done <- true }()
 	<-done
 }
+
+// Timer.Reset happens before the tick it schedules is received.
+// period:want race
+func TestTimerReset(t *testing.T) {
+	x := 0
+	tm := time.NewTimer(time.Hour)
+	done := make(chan bool)
+	go func() { <-tm.C; sink = x; done <- true }()
+	time.Sleep(time.Millisecond)
+	tm.Reset(time.Millisecond)
+	x = 1
+	<-done
+}
+
+// period:want none
+func TestTimerResetFixed(t *testing.T) {
+	x := 0
+	tm := time.NewTimer(time.Hour)
+	done := make(chan bool)
+	go func() { <-tm.C; sink = x; done <- true }()
+	time.Sleep(time.Millisecond)
+	x = 1
+	tm.Reset(time.Millisecond)
+	<-done
+}
+
+// A deadline that fires cancels the children (virtual and standard ones).
+// period:want none
+func TestContextDeadlineChildrenFixed(t *testing.T) {
+	x := 1
+	parent, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	ctx, stop := context.WithCancel(parent)
+	defer stop()
+	std, stop2 := context.WithCancelCause(ctx) // a standard cancelCtx below a virtual one
+	defer stop2(nil)
+	done := make(chan bool)
+	go func() { <-std.Done(); sink = x + len(std.Err().Error()); done <- true }()
+	<-done
+}
