@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,8 +21,7 @@ import (
 func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("period bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	all := append(strategy.Names(), "native")
-	strategies := fs.String("strategies", strings.Join(all, ","), "comma-separated strategy `names`")
+	strategies := fs.String("strategies", strings.Join(benchStrategies(), ","), "comma-separated strategy `names`")
 	budget := fs.Int("budget", 10000, "schedules per test, strategy and seed")
 	seeds := fs.Int("seeds", 3, "seeds per randomized strategy (seed-independent strategies run once)")
 	bound := fs.Int("bound", 0, "strategy bound (0: each strategy's default)")
@@ -100,6 +100,24 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return fail(err)
 	}
 	return exitOK
+}
+
+// benchStrategies is the default of -strategies: every registered strategy,
+// PERIOD and its serialized variant first, and the native baseline last.
+func benchStrategies() []string {
+	first := []string{"period", "period-serial"}
+	var out []string
+	for _, n := range first {
+		if _, err := strategy.New(n, strategy.Options{}); err == nil {
+			out = append(out, n)
+		}
+	}
+	for _, n := range strategy.Names() {
+		if !slices.Contains(first, n) {
+			out = append(out, n)
+		}
+	}
+	return append(out, "native")
 }
 
 // repoRoot finds the Period repository around dir: the nearest directory
