@@ -69,6 +69,7 @@ type Results struct {
 	Continue   bool
 	Races      string  // how data races were treated
 	Wall       float64 // seconds, the whole run including builds
+	Load       string  `json:",omitempty"` // /proc/loadavg (1, 5, 15 min) at the start and at the end: other work on the machine
 	Strategies []string
 	Tests      []Test
 	Cells      []Cell // one per test and strategy, tests in order, then strategies in order
@@ -129,7 +130,8 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 	res := &Results{Command: opts.Command, Date: start.Format(time.RFC3339), GoVersion: runtime.Version(),
 		Platform: runtime.GOOS + "/" + runtime.GOARCH, CPUs: runtime.NumCPU(), Budget: opts.Budget, Seeds: opts.Seeds,
 		Bound: opts.Bound, Continue: opts.Continue, Strategies: opts.Strategies,
-		Races: "race detection off (races do not count as the wanted bug), except in tests that want a race"}
+		Races: "race detection off (races do not count as the wanted bug), except in tests that want a race",
+		Load:  loadavg()}
 	var re *regexp.Regexp
 	if opts.Run != "" {
 		var err error
@@ -190,6 +192,7 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 			for seed := int64(1); seed <= int64(trialsFor(s, opts.Seeds)); seed++ {
 				if err := ctx.Err(); err != nil {
 					res.Wall = time.Since(start).Seconds()
+					res.Load += " -> " + loadavg()
 					return res, err
 				}
 				tr := explore(ctx, tg.bin, tg.test, s, seed, opts, filepath.Join(work, "replays"))
@@ -201,7 +204,17 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 		}
 	}
 	res.Wall = time.Since(start).Seconds()
+	res.Load += " -> " + loadavg()
 	return res, nil
+}
+
+// loadavg is the 1, 5 and 15 minute load average ("" where unknown).
+func loadavg() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(data)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return ""
 }
 
 // explore runs one trial.

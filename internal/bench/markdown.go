@@ -65,6 +65,9 @@ func writeRun(p printf, r *Results) {
 		date = t.UTC().Format("2006-01-02 15:04 MST")
 	}
 	p("- date: %s; %s, %s, %d CPUs; wall time %s\n", date, r.GoVersion, r.Platform, r.CPUs, time.Duration(r.Wall*float64(time.Second)).Round(time.Second))
+	if r.Load != "" {
+		p("- load average (1, 5, 15 min) at the start -> at the end: %s\n", r.Load)
+	}
 	bound := "each strategy's default"
 	if r.Bound > 0 {
 		bound = fmt.Sprint(r.Bound)
@@ -287,7 +290,7 @@ func writeOverhead(p printf, r *Results) {
 		return
 	}
 	p("## Overhead\n\n")
-	p("Time per schedule (exploring time inside the test process divided by schedules, all seeds together) relative to the native run of the same test " +
+	p("Time per schedule (exploring time inside the test process divided by schedules; median over seeds) relative to the native run of the same test " +
 		"(`-strategy native`: the test body re-run by Go's own scheduler, no control). The native column is in microseconds per run.\n\n")
 	header(p, "test | native µs", r)
 	for _, t := range r.Tests {

@@ -16,7 +16,7 @@ type Stat struct {
 	Buggy     Range   // schedules that hit the wanted bug, over all trials without error
 	Schedules Range   // schedules explored
 	Elapsed   float64 // seconds, summed over trials
-	PerSched  float64 // seconds per schedule (summed elapsed / summed schedules); 0 if none
+	PerSched  float64 // seconds per schedule: the median over trials (robust to a trial slowed by a busy machine); 0 if none
 	FalseBugs []string
 }
 
@@ -38,7 +38,7 @@ func rangeOf(xs []int) Range {
 func (c Cell) Stat() Stat {
 	st := Stat{Trials: len(c.Trials)}
 	var first, buggy, scheds []int
-	total := 0
+	var per []float64
 	for _, t := range c.Trials {
 		if t.Error != "" {
 			st.Errors++
@@ -59,12 +59,15 @@ func (c Cell) Stat() Stat {
 		}
 		buggy = append(buggy, t.Buggy)
 		scheds = append(scheds, t.Schedules)
-		total += t.Schedules
+		if t.Schedules > 0 {
+			per = append(per, t.Elapsed/float64(t.Schedules))
+		}
 		st.Elapsed += t.Elapsed
 	}
 	st.First, st.Buggy, st.Schedules = rangeOf(first), rangeOf(buggy), rangeOf(scheds)
-	if total > 0 {
-		st.PerSched = st.Elapsed / float64(total)
+	if len(per) > 0 {
+		sort.Float64s(per)
+		st.PerSched = per[(len(per)-1)/2]
 	}
 	return st
 }
