@@ -5,7 +5,6 @@ package rt
 import (
 	"fmt"
 	"runtime"
-	"sort"
 	"strings"
 	"time"
 	"unsafe"
@@ -81,8 +80,8 @@ type raceState struct {
 	robjs map[unsafe.Pointer]*vc // RWMutex read-unlock clocks
 	chans map[*hchan]*chanClocks
 	vars  map[unsafe.Pointer]*raceVar
-	ctxs  map[*hchan]*vctx // Done channels of virtual contexts
-	seen  map[string]bool  // reported pairs of sites
+	ctxs  map[*hchan]*vctx   // Done channels of virtual contexts
+	seen  map[[2]string]bool // reported pairs of sites
 	// stacks holds, per access site, the stack of the first access seen
 	// there (in any run): one runtime.Callers per site, so that a report can
 	// show a call path to the earlier access too.
@@ -99,7 +98,7 @@ func (r *raceState) reset(on bool) {
 	*r = raceState{on: on, objs: map[unsafe.Pointer]*vc{}, robjs: map[unsafe.Pointer]*vc{},
 		chans: map[*hchan]*chanClocks{}, ctxs: map[*hchan]*vctx{}, vars: map[unsafe.Pointer]*raceVar{}, seen: seen, stacks: stacks}
 	if r.seen == nil {
-		r.seen = map[string]bool{}
+		r.seen = map[[2]string]bool{}
 	}
 	if r.stacks == nil {
 		r.stacks = map[string]siteStack{}
@@ -397,13 +396,15 @@ func formatPCs(pcs []uintptr) string {
 // one, unless that pair of sites was reported already; it reports whether it
 // reported.
 func (e *engine) raceFound(prev epoch, prevWhat string, cur epoch, curWhat string) bool {
-	sites := []string{prev.site, cur.site}
-	sort.Strings(sites)
-	key := sites[0] + "|" + sites[1]
-	if e.race.seen[key] {
+	pair := [2]string{prev.site, cur.site}
+	if pair[1] < pair[0] {
+		pair[0], pair[1] = pair[1], pair[0]
+	}
+	if e.race.seen[pair] { // no allocation on the hot path of a racy loop
 		return false
 	}
-	e.race.seen[key] = true
+	e.race.seen[pair] = true
+	key := pair[0] + "|" + pair[1]
 	msg := fmt.Sprintf("data race: %s by goroutine g%s at %s\n  and earlier %s by goroutine g%s at %s,\n  with no happens-before order between them\n  stack of the %[1]s (g%[2]s):\n%[7]s",
 		curWhat, cur.path, cur.site, prevWhat, prev.path, prev.site, userStack())
 	if st, ok := e.race.stacks[prev.site]; ok && len(st.pcs) > 0 {

@@ -343,7 +343,9 @@ type vctx struct {
 	done       chan struct{}
 	err        error
 	errCause   error
-	clk        vc // race detection: the canceller's clock
+	causeCtx   context.Context         // a standard context canceled with c's cause, for context.Cause
+	causeStop  context.CancelCauseFunc // cancels causeCtx
+	clk        vc                      // race detection: the canceller's clock
 	after      map[int]func()
 	nextID     int
 	timer      *vtimer
@@ -356,7 +358,41 @@ func (c *vctx) Deadline() (time.Time, bool) {
 	return c.deadline, true
 }
 func (c *vctx) Done() <-chan struct{} { return c.done }
-func (c *vctx) Value(k any) any       { return c.parent.Value(k) }
+func (c *vctx) Value(k any) any {
+	if k == causeKey && causeKey != nil {
+		// context.Cause(c) looks for a *cancelCtx under the context
+		// package's private key: hand it one that carries c's cause.
+		return c.causeCtx.Value(k)
+	}
+	return c.parent.Value(k)
+}
+
+// causeKey is the key under which context.Cause looks up a context's
+// *cancelCtx, caught by a Context that records what it is asked for (its
+// Err is non-nil: Cause asks Err first).
+var causeKey = func() any {
+	var k any
+	context.Cause(keySpy{&k})
+	return k
+}()
+
+type keySpy struct{ k *any }
+
+func (keySpy) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (keySpy) Done() <-chan struct{}       { return nil }
+func (keySpy) Err() error                  { return context.Canceled }
+func (s keySpy) Value(k any) any {
+	if *s.k == nil {
+		*s.k = k
+	}
+	return nil
+}
+
+func newVctx(parent context.Context) *vctx {
+	c := &vctx{parent: parent, done: make(chan struct{}), after: map[int]func(){}}
+	c.causeCtx, c.causeStop = context.WithCancelCause(context.Background())
+	return c
+}
 func (c *vctx) Err() error {
 	c.mu.Lock()
 	err, clk := c.err, c.clk
@@ -407,6 +443,10 @@ func (c *vctx) cancel(err, cause error, clk vc) {
 	c.err = err
 	c.errCause = cause
 	c.clk = clk
+	if cause == nil {
+		cause = err
+	}
+	c.causeStop(cause)
 	close(c.done)
 	var fs []func()
 	for i := 0; i < c.nextID; i++ {
@@ -441,7 +481,12 @@ func (c *vctx) follow() {
 // cancelFunc is c's CancelFunc: it stops the deadline timer vt (if any) and
 // cancels c with the caller's clock.
 func (c *vctx) cancelFunc(vt *vtimer) context.CancelFunc {
-	return func() {
+	f := c.cancelCauseFunc(vt)
+	return func() { f(nil) }
+}
+
+func (c *vctx) cancelCauseFunc(vt *vtimer) context.CancelCauseFunc {
+	return func(cause error) {
 		e := eng
 		e.mu.Lock()
 		if vt != nil {
@@ -449,7 +494,7 @@ func (c *vctx) cancelFunc(vt *vtimer) context.CancelFunc {
 		}
 		clk := e.releaseClock(e.callerG())
 		e.mu.Unlock()
-		c.cancel(context.Canceled, nil, clk)
+		c.cancel(context.Canceled, cause, clk)
 	}
 }
 
@@ -460,11 +505,27 @@ func WithCancel(parent context.Context) (context.Context, context.CancelFunc) {
 	if md != modeControl {
 		return context.WithCancel(parent)
 	}
-	c := &vctx{parent: parent, noDeadline: true, done: make(chan struct{}), after: map[int]func(){}}
+	c := newVctx(parent)
+	c.noDeadline = true
 	e.raceCtx(c)
 	e.mu.Unlock()
 	c.follow()
 	return c, c.cancelFunc(nil)
+}
+
+// WithCancelCause is context.WithCancelCause(parent).
+func WithCancelCause(parent context.Context) (context.Context, context.CancelCauseFunc) {
+	e := eng
+	_, md := e.enter()
+	if md != modeControl {
+		return context.WithCancelCause(parent)
+	}
+	c := newVctx(parent)
+	c.noDeadline = true
+	e.raceCtx(c)
+	e.mu.Unlock()
+	c.follow()
+	return c, c.cancelCauseFunc(nil)
 }
 
 // WithDeadlineCause is context.WithDeadlineCause(parent, d, cause).
@@ -477,7 +538,8 @@ func WithDeadlineCause(parent context.Context, d time.Time, cause error) (contex
 	if md != modeControl {
 		return context.WithDeadlineCause(parent, d, cause)
 	}
-	c := &vctx{parent: parent, deadline: d, cause: cause, done: make(chan struct{}), after: map[int]func(){}}
+	c := newVctx(parent)
+	c.deadline, c.cause = d, cause
 	now := timeBase.Add(time.Duration(e.clock.now))
 	vt := &vtimer{when: e.clock.now + int64(d.Sub(now)), ctx: c, creator: g, vc: e.releaseClock(g)}
 	if vt.when < e.clock.now {

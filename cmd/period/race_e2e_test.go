@@ -12,11 +12,11 @@ import (
 	"testing"
 )
 
-// The race twins (examples/races) are explored with several strategies: a
+// The race twins (rt/testdata/races) are explored with several strategies: a
 // race-free twin must never be reported, a racy one must be, by every
 // strategy.
 func TestRaceTwinsStrategies(t *testing.T) {
-	dir, _ := filepath.Abs("../../examples/races")
+	dir, _ := filepath.Abs("../../rt/testdata/races")
 	want := wants(t, dir)
 	if len(want) == 0 {
 		t.Skip("no annotated race twins")
@@ -67,7 +67,7 @@ func TestRaceAgreement(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds with -race and explores the race twins")
 	}
-	dir, _ := filepath.Abs("../../examples/races")
+	dir, _ := filepath.Abs("../../rt/testdata/races")
 	if _, err := os.Stat(dir); err != nil {
 		t.Skip(err)
 	}

@@ -12,6 +12,7 @@ package races
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -713,4 +714,34 @@ func TestContextDeadlineChildrenFixed(t *testing.T) {
 	done := make(chan bool)
 	go func() { <-std.Done(); sink = x + len(std.Err().Error()); done <- true }()
 	<-done
+	if c := context.Cause(std); c != context.DeadlineExceeded {
+		t.Errorf("Cause = %v, want %v", c, context.DeadlineExceeded)
+	}
+}
+
+var errStop = errors.New("stop")
+
+// period:want race
+func TestContextCause(t *testing.T) {
+	x := 0
+	ctx, cancel := context.WithCancelCause(context.Background())
+	done := make(chan bool)
+	go func() { cancel(errStop); x = 1; done <- true }()
+	<-ctx.Done()
+	sink = x
+	<-done
+}
+
+// period:want none
+func TestContextCauseFixed(t *testing.T) {
+	x := 0
+	ctx, cancel := context.WithCancelCause(context.Background())
+	done := make(chan bool)
+	go func() { x = 1; cancel(errStop); done <- true }()
+	<-ctx.Done()
+	sink = x
+	<-done
+	if context.Cause(ctx) != errStop || ctx.Err() != context.Canceled {
+		t.Errorf("Cause = %v, Err = %v", context.Cause(ctx), ctx.Err())
+	}
 }

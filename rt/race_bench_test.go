@@ -1,0 +1,86 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/period-dev/period/strategy"
+)
+
+// Race detection overhead: the same scheduling points and shared accesses
+// with detection on and off (docs/race.md has numbers and the command).
+
+func runControlledRace(st strategy.Strategy, race bool, body func()) {
+	e := eng
+	e.cfg = config{Config: Config{NoRace: !race}, maxSteps: 0, watchdog: time.Minute, hangAfter: time.Minute}
+	e.strat = st
+	e.replay = nil
+	e.mu.Lock()
+	e.resetRun(0)
+	e.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		e.run(nil, body)
+	}()
+	<-done
+}
+
+func onOff(b *testing.B, f func(b *testing.B, race bool)) {
+	b.Run("race=off", func(b *testing.B) { f(b, false) })
+	b.Run("race=on", func(b *testing.B) { f(b, true) })
+}
+
+// BenchmarkRaceSharedAccess: a write to a shared variable, a key point that
+// switches goroutines (ns/op = per access).
+func BenchmarkRaceSharedAccess(b *testing.B) {
+	onOff(b, func(b *testing.B, race bool) {
+		x := new(int)
+		runControlledRace(&alternate{}, race, pingPong(b.N, func() { *W("w", x)++ }))
+	})
+}
+
+// BenchmarkRaceSharedAccessNoSwitch: the same access, the same goroutine goes on.
+func BenchmarkRaceSharedAccessNoSwitch(b *testing.B) {
+	onOff(b, func(b *testing.B, race bool) {
+		x := new(int)
+		runControlledRace(&stay{}, race, pingPong(b.N, func() { *W("w", x)++ }))
+	})
+}
+
+// BenchmarkRaceLocalAccess: an access to a goroutine-local variable (no key
+// point; only the race check when detection is on).
+func BenchmarkRaceLocalAccess(b *testing.B) {
+	onOff(b, func(b *testing.B, race bool) {
+		runControlledRace(&stay{}, race, func() {
+			x := new(int)
+			for i := 0; i < b.N; i++ {
+				*W("local", x)++
+			}
+		})
+	})
+}
+
+// BenchmarkRaceLockedAccess: Lock, shared read and write, Unlock (the
+// mutex edges are vector-clock joins when detection is on).
+func BenchmarkRaceLockedAccess(b *testing.B) {
+	onOff(b, func(b *testing.B, race bool) {
+		x := new(int)
+		var mu sync.Mutex
+		runControlledRace(&alternate{}, race, pingPong(b.N, func() {
+			Lock("l", &mu)
+			*W("w", x) = *R("r", x) + 1
+			Unlock("u", &mu)
+		}))
+	})
+}
+
+// BenchmarkRaceSwitch: a scheduling point without memory access (Gosched).
+func BenchmarkRaceSwitch(b *testing.B) {
+	onOff(b, func(b *testing.B, race bool) {
+		runControlledRace(&alternate{}, race, pingPong(b.N, func() { Gosched("yield") }))
+	})
+}
