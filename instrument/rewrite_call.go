@@ -41,7 +41,7 @@ var methodHooks = map[string]string{
 	"sync.Cond.Wait":    "CondWait", "sync.Cond.Signal": "CondSignal", "sync.Cond.Broadcast": "CondBroadcast",
 	"time.Timer.Stop": "TimerStop", "time.Timer.Reset": "TimerReset",
 	"time.Ticker.Stop": "TickerStop", "time.Ticker.Reset": "TickerReset",
-	"testing.T.Run": "TRun",
+	"testing.T.Run": "TRun", "testing.T.Parallel": "TParallel",
 }
 
 var noSite = map[string]bool{"RLocker": true}
@@ -214,6 +214,13 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 		if (fn.Name() == "Lock" || fn.Name() == "Unlock") && sig.Params().Len() == 0 && sig.Results().Len() == 0 && isLocker(r.info.TypeOf(f.X)) {
 			return r.hook(pos, "Locker"+fn.Name(), r.site(pos), r.expr(f.X))
 		}
+		if fn.Pkg().Path() == "testing" && fn.Name() == "Cleanup" {
+			// tb.Cleanup(f) with tb a testing.TB
+			r.args(c)
+			out := r.hook(pos, "TCleanup", r.site(pos), r.expr(f.X), c.Args[0])
+			out.Rparen = c.Rparen
+			return out
+		}
 		return nil
 	}
 	if sig.Recv() == nil {
@@ -228,6 +235,21 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 		return nil
 	}
 	key := pkg + "." + typ + "." + fn.Name()
+	if key == "testing.common.Cleanup" {
+		// t.Cleanup(f), promoted from testing's unexported common: the
+		// hook takes t itself (a testing.TB).
+		x := r.expr(f.X)
+		if !isPointer(r.info.TypeOf(f.X)) {
+			if !r.addressable(f.X) {
+				return nil
+			}
+			x = &ast.UnaryExpr{Op: token.AND, X: x}
+		}
+		r.args(c)
+		out := r.hook(pos, "TCleanup", r.site(pos), x, c.Args[0])
+		out.Rparen = c.Rparen
+		return out
+	}
 	name, hooked := methodHooks[key]
 	wrap := ""
 	switch {
@@ -238,7 +260,7 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 	case !hooked:
 		return nil
 	}
-	if key == "testing.T.Run" && !isPointer(r.info.TypeOf(f.X)) && !r.addressable(f.X) {
+	if pkg == "testing" && !isPointer(r.info.TypeOf(f.X)) && !r.addressable(f.X) {
 		return nil
 	}
 	recv, ok := r.recvPtr(f.X, sel, pos)

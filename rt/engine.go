@@ -73,7 +73,9 @@ type gstate struct {
 	abort    bool       // the run is over: unwind
 	t        *testing.T // test and subtest goroutines: unwound with SkipNow, as testing requires
 	lastSite string
-	vc       vc // vector clock (race detection)
+	vc       vc       // vector clock (race detection)
+	sub      *subtest // subtests made by TRun, and tests with parallel subtests
+	cleanups []func() // t.Cleanup functions of the (sub)test run by this goroutine
 }
 
 // choiceRec is an open choice made after the first at events of the run.
@@ -124,7 +126,8 @@ type engine struct {
 	gs       []*gstate
 	byGoid   map[int64]*gstate
 	cur      *gstate
-	transit  int // goroutines settling after a rendezvous
+	transit  int     // goroutines settling after a rendezvous
+	yielder  *gstate // yielded last; not enabled again until another goroutine steps
 	detached int
 	seq      uint64
 	steps    int
@@ -350,6 +353,11 @@ func (e *engine) decide(from *gstate) {
 			}
 		}
 		next := enabled[i]
+		if next.p.op == strategy.OpYield {
+			e.yielder = next
+		} else if next != e.yielder {
+			e.yielder = nil
+		}
 		e.events = append(e.events, evs[i])
 		if e.traceTo != nil {
 			fmt.Fprintf(e.traceTo, "step %s %s %s\n", next.path, next.p.op, next.p.site)
@@ -378,6 +386,18 @@ func (e *engine) enabled() []*gstate {
 				i--
 			}
 			en[i] = g
+		}
+	}
+	if y := e.yielder; y != nil && len(en) > 1 {
+		// Fairness after runtime.Gosched: a goroutine that just yielded
+		// waits until another one has taken a step (CHESS's fair scheduling
+		// in its simplest form). Without it, a strategy that prefers one
+		// goroutine could spin a correct CAS-and-yield loop forever.
+		for i, g := range en {
+			if g == y {
+				en = append(en[:i], en[i+1:]...)
+				break
+			}
 		}
 	}
 	e.enBuf = en
@@ -606,10 +626,15 @@ func (e *engine) run(t *testing.T, f func()) {
 	defer func() {
 		r := recover()
 		if !normal {
+			if r == nil {
+				e.runCleanups(root) // t.FailNow, t.Skip
+			}
 			e.rootExit(root, r)
 		}
 	}()
 	f()
+	e.endParallel(root)
+	e.runCleanups(root)
 	normal = true
 	e.rootExit(root, nil)
 }

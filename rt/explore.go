@@ -210,6 +210,7 @@ func (e *engine) resetRun(idx int) {
 	e.gs = e.gs[:0]
 	e.byGoid = map[int64]*gstate{}
 	e.cur = nil
+	e.yielder = nil
 	e.transit, e.detached, e.seq, e.steps = 0, 0, 0, 0
 	e.events = nil
 	e.choices = nil

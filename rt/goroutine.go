@@ -62,7 +62,9 @@ func Exit(site string, code int) {
 
 // TRun is t.Run(name, f) inside a test body: the subtest's goroutine (made by
 // package testing) becomes a controlled child of the caller, which waits for
-// it without a key point, like a function call.
+// it without a key point, like a function call. The real t.Run is called
+// from a helper goroutine, so that the caller can go on when the subtest
+// calls t.Parallel (TParallel) instead of returning.
 func TRun(site string, t *testing.T, name string, f func(*testing.T)) bool {
 	e := eng
 	g, md := e.enter()
@@ -75,25 +77,48 @@ func TRun(site string, t *testing.T, name string, f func(*testing.T)) bool {
 	c := e.newG(g)
 	e.inherit(g, c)
 	c.status = gRunning
+	c.sub = &subtest{parent: g, back: make(chan struct{}), realDone: make(chan struct{})}
 	e.cur = c
 	g.status = gSubtest
-	e.exited.Add(1)
+	g.p.site = site
+	e.exited.Add(2) // the subtest goroutine and the helper calling t.Run
 	e.mu.Unlock()
-	ok := t.Run(name, func(t *testing.T) {
+	var ok bool
+	go func() {
 		defer e.exited.Done()
-		e.mu.Lock()
-		c.t = t
-		c.goid = goid()
-		e.byGoid[c.goid] = c
-		e.mu.Unlock()
-		normal := false
-		defer func() {
-			r := recover()
-			e.subtestExit(g, c, r, normal)
-		}()
-		f(t)
-		normal = true
-	})
+		defer close(c.sub.realDone)
+		ok = t.Run(name, func(t *testing.T) {
+			defer e.exited.Done()
+			e.mu.Lock()
+			c.t = t
+			c.goid = goid()
+			e.byGoid[c.goid] = c
+			e.mu.Unlock()
+			normal := false
+			defer func() {
+				r := recover()
+				if !normal {
+					e.mu.Lock()
+					c.sub.bodyDone = true // its parallel subtests may go on
+					e.mu.Unlock()
+					if r == nil {
+						e.runCleanups(c) // t.FailNow, t.Skip
+					}
+				}
+				e.subtestExit(g, c, r, normal)
+			}()
+			f(t)
+			e.endParallel(c)
+			e.runCleanups(c)
+			normal = true
+		})
+	}()
+	parallel := false
+	select {
+	case <-c.sub.realDone:
+	case <-c.sub.back:
+		parallel = true
+	}
 	e.mu.Lock()
 	if g.abort || e.finished {
 		g.status = gDone
@@ -103,8 +128,102 @@ func TRun(site string, t *testing.T, name string, f func(*testing.T)) bool {
 	if e.cur != g {
 		e.park(g) // subtestExit left g parked: another goroutine is current
 	}
+	if parallel {
+		ok = c.sub.parOK
+	}
 	e.mu.Unlock()
 	return ok
+}
+
+// subtest is the state of a subtest goroutine made by TRun.
+type subtest struct {
+	parent   *gstate
+	back     chan struct{} // closed when the subtest calls t.Parallel: the parent's t.Run returns
+	realDone chan struct{} // closed when the real t.Run has returned
+	parallel bool          // called t.Parallel: it runs once its parent's body has returned
+	parOK    bool          // t.Run's result for a parallel subtest
+	bodyDone bool          // this (sub)test's own function has returned: its parallel subtests run
+	kids     []*gstate     // its parallel subtests
+	endVC    vc            // clock at the end of the function, for its parallel subtests
+}
+
+// TParallel is t.Parallel(). A subtest made under control by TRun returns
+// from its parent's t.Run at once and waits, parked, until the parent's
+// function has returned; the parent's t.Run does not end until its parallel
+// subtests have (endParallel). For the test itself, which runs alone, it is
+// a no-op: the parallel tests of a package are explored one by one.
+func TParallel(site string, t *testing.T) {
+	e := eng
+	g, md := e.enter()
+	switch md {
+	case modePlain:
+		t.Parallel()
+		return
+	case modeSkip:
+		return
+	}
+	if g.t != t || g.sub == nil || g.sub.parent == nil || g.sub.parallel {
+		e.mu.Unlock()
+		return
+	}
+	g.lastSite = site
+	s := g.sub
+	p := s.parent
+	if p.sub == nil {
+		p.sub = &subtest{}
+	}
+	ps := p.sub
+	s.parallel = true
+	s.parOK = !t.Failed()
+	ps.kids = append(ps.kids, g)
+	// The parent goes on, as when a subtest returns.
+	p.status = gRunning
+	e.cur = p
+	g.status = gParked
+	g.p = pending{op: strategy.OpResume, site: site, ready: func() bool { return ps.bodyDone }}
+	e.seq++
+	g.seq = e.seq
+	close(s.back)
+	e.park(g)
+	if e.race.on {
+		g.vc.join(ps.endVC)
+	}
+	e.mu.Unlock()
+}
+
+// endParallel is the end of the function of (sub)test g: its parallel
+// subtests, parked in TParallel, run now, and g waits for all of them.
+func (e *engine) endParallel(g *gstate) {
+	e.mu.Lock()
+	if g.sub == nil || len(g.sub.kids) == 0 || e.cur != g {
+		e.mu.Unlock()
+		return
+	}
+	s := g.sub
+	s.bodyDone = true
+	if e.race.on {
+		s.endVC = g.vc.clone()
+		g.vc.tick(g.id)
+	}
+	kids := s.kids
+	g.p = pending{op: strategy.OpWGWait, site: g.lastSite, ready: func() bool {
+		for _, k := range kids {
+			if k.status != gDone {
+				return false
+			}
+		}
+		return true
+	}}
+	e.point(g)
+	if e.race.on {
+		for _, k := range kids {
+			g.vc.join(k.vc)
+		}
+	}
+	e.mu.Unlock()
+	for _, k := range kids {
+		<-k.sub.realDone // the failures of the subtests reach g's test
+	}
 }
 
 // subtestExit ends subtest goroutine c; its parent p resumes as the current goroutine.
@@ -127,6 +246,14 @@ func (e *engine) subtestExit(p, c *gstate, r any, normal bool) {
 		e.stop()
 		return
 	}
+	if c.sub != nil && c.sub.parallel {
+		// Its parent is not waiting in t.Run: it exits like a goroutine.
+		if wasCur || e.cur == nil {
+			e.cur = nil
+			e.decide(nil)
+		}
+		return
+	}
 	p.status = gRunning
 	if e.race.on {
 		p.vc.join(c.vc)
@@ -137,5 +264,55 @@ func (e *engine) subtestExit(p, c *gstate, r any, normal bool) {
 		// c blocked or was detached while another goroutine ran: p waits its turn.
 		p.status = gParked
 		p.p = pending{op: strategy.OpResume, site: p.lastSite}
+	}
+}
+
+// TCleanup is t.Cleanup(f), also through a testing.TB. Under control the
+// function is kept by the engine and run, still under control, by the test's
+// goroutine when its function (and its parallel subtests) have returned:
+// package testing would run it after the run is over, when the goroutines
+// it stops or waits for are gone.
+func TCleanup(site string, tb testing.TB, f func()) {
+	e := eng
+	_, md := e.enter()
+	switch md {
+	case modePlain:
+		tb.Cleanup(f)
+		return
+	case modeSkip:
+		return
+	}
+	var owner *gstate
+	for _, x := range e.gs {
+		if x.t != nil && x.status != gDone && testing.TB(x.t) == tb {
+			owner = x
+			break
+		}
+	}
+	if owner == nil {
+		e.mu.Unlock()
+		tb.Cleanup(f)
+		return
+	}
+	owner.cleanups = append(owner.cleanups, f)
+	e.mu.Unlock()
+}
+
+// runCleanups runs the functions g's test registered with t.Cleanup, last
+// first, on g's goroutine under control. Once the run is over they are
+// dropped.
+func (e *engine) runCleanups(g *gstate) {
+	for {
+		e.mu.Lock()
+		n := len(g.cleanups)
+		if n == 0 || g.abort || e.finished {
+			g.cleanups = nil
+			e.mu.Unlock()
+			return
+		}
+		f := g.cleanups[n-1]
+		g.cleanups = g.cleanups[:n-1]
+		e.mu.Unlock()
+		f()
 	}
 }

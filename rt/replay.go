@@ -100,7 +100,9 @@ func replayOne(t *testing.T, tt Test, cfg Config, tr *trace.Trace, restores []fu
 	e.mu.Lock()
 	e.resetRun(0)
 	e.mu.Unlock()
-	t.Run(fmt.Sprintf("%s/replay", tt.Name), func(t *testing.T) {
+	// Named like the explored schedule, so that the runner finds the
+	// t.Error/t.Fatal messages the test prints (fail bugs) the same way.
+	t.Run(fmt.Sprintf("%s/s%d", tt.Name, tr.Schedule), func(t *testing.T) {
 		e.run(t, func() { tt.F(t) })
 	})
 	e.mu.Lock()

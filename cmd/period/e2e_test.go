@@ -136,6 +136,8 @@ func checkReplay(t *testing.T, file, kind string) {
 	for _, s := range sums {
 		if s.Diverged != "" || len(s.Bugs) == 0 || s.Bugs[0].Kind != kind {
 			t.Errorf("replay %s: %+v", file, s)
+		} else if kind == "fail" && s.Bugs[0].Location == "" {
+			t.Errorf("replay %s: the failure's message and location are lost: %+v", file, s.Bugs[0])
 		}
 	}
 }

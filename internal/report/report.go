@@ -94,7 +94,11 @@ func (p *Printer) Result(s JSONSummary) {
 		if loc == "" {
 			loc = "unknown location"
 		}
-		fmt.Fprintf(p.W, "--- BUG %s: %s at %s (schedule %d of %d, %s seed %d)\n", s.Test, b.Kind, loc, b.Schedule, s.Schedules, s.Strategy, s.Seed)
+		if strings.HasPrefix(s.Strategy, "replay:") {
+			fmt.Fprintf(p.W, "--- BUG %s: %s at %s (replay of schedule %d, %s seed %d)\n", s.Test, b.Kind, loc, b.Schedule, strings.TrimPrefix(s.Strategy, "replay:"), s.Seed)
+		} else {
+			fmt.Fprintf(p.W, "--- BUG %s: %s at %s (schedule %d of %d, %s seed %d)\n", s.Test, b.Kind, loc, b.Schedule, s.Schedules, s.Strategy, s.Seed)
+		}
 		for _, line := range strings.Split(strings.TrimRight(b.Message, "\n"), "\n") {
 			fmt.Fprintf(p.W, "    %s\n", line)
 		}
