@@ -734,7 +734,9 @@ func (e *engine) watchdog() (stop func()) {
 					for _, g := range e.gs {
 						if g.status == gDetached {
 							where = g.lastSite
-							e.report(bug{kind: "hang", message: fmt.Sprintf("goroutine g%s ran for over %v without reaching a key point (spinning, or blocked in code Period does not control) after %s", g.path, e.cfg.hangAfter, g.lastSite), location: where})
+							msg := fmt.Sprintf("goroutine g%s ran for over %v without reaching a key point (spinning, or blocked in code Period does not control) after %s", g.path, e.cfg.hangAfter, g.lastSite)
+							e.report(bug{kind: "hang", message: msg, location: where})
+							e.exitIfStuck(g, msg, where)
 							break
 						}
 					}

@@ -194,6 +194,8 @@ func Explore(t *testing.T, tests []Test) {
 		}
 		var s Summary
 		if rep != nil {
+			// The runner learns which schedule a dying process was in from "run" lines.
+			out.write(progress{Action: "run", Test: tt.Name, Schedule: rep.Schedule})
 			s = replayOne(t, tt, cfg, rep, restores)
 		} else {
 			s = exploreOne(t, tt, cfg, restores, out)

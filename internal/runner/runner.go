@@ -127,19 +127,25 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 		}
 		// The process died (or timed out) in schedule flightSchedule of
 		// inFlight: record that schedule, report it, and go on without it.
-		kind, msg := "panic", "the test process died: "+crashReason(out, runErr)
+		kind, msg, loc := "panic", "the test process died: "+crashReason(out, runErr), crashLocation(out)
 		if errors.Is(runErr, errTimeout) {
 			kind, msg = "hang", fmt.Sprintf("the test process did not finish within -timeout %v", opts.Timeout)
+		} else if m := hangLine.FindSubmatch(out); m != nil {
+			// rt ended a process whose test goroutine could not be unwound (exitIfStuck).
+			kind, msg, loc = "hang", string(m[2]), string(m[1])
 		}
 		opts.Progress("%s: schedule %d killed the test process (%s); recording it and continuing", inFlight, flightSchedule, firstLine(msg))
-		replay := recordCrash(ctx, b, opts, work, inFlight, flightSchedule, skips[inFlight], kind, msg)
+		replay := opts.Config.Replay // replaying: the schedule is recorded already
+		if replay == "" {
+			replay = recordCrash(ctx, b, opts, work, inFlight, flightSchedule, skips[inFlight], kind, msg, loc)
+		}
 		r := results[inFlight]
 		if r == nil {
 			r = &Result{Summary: rt.Summary{Action: "summary", Package: b.Package, Test: inFlight, Strategy: opts.Config.Strategy, Seed: opts.Config.Seed, Bound: opts.Config.Bound}}
 			results[inFlight] = r
 		}
 		r.Crashes++
-		r.Bugs = append(r.Bugs, rt.BugReport{Kind: kind, Schedule: flightSchedule, Message: msg, Location: crashLocation(out), Replay: replay})
+		r.Bugs = append(r.Bugs, rt.BugReport{Kind: kind, Schedule: flightSchedule, Message: msg, Location: loc, Replay: replay})
 		if r.Schedules < flightSchedule {
 			r.Schedules = flightSchedule
 		}
@@ -338,7 +344,7 @@ func enrich(s *rt.Summary, msgs map[failKey]*failMsg) {
 
 // recordCrash re-runs the schedule that killed the process with every step
 // written to disk as it happens, and turns that record into a replay file.
-func recordCrash(ctx context.Context, b Binary, opts Options, work, test string, schedule int, skip []int, kind, msg string) string {
+func recordCrash(ctx context.Context, b Binary, opts Options, work, test string, schedule int, skip []int, kind, msg, loc string) string {
 	cfg := opts.Config
 	cfg.Package, cfg.Dir = b.Package, b.Dir
 	cfg.Results = filepath.Join(work, "crash-results.jsonl")
@@ -354,7 +360,7 @@ func recordCrash(ctx context.Context, b Binary, opts Options, work, test string,
 	}
 	runChild(ctx, b, cfg, deadline)
 	tr := &trace.Trace{Package: b.Package, Dir: b.Dir, Test: test, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound,
-		Schedule: schedule, Kind: kind, Message: msg}
+		Schedule: schedule, Kind: kind, Message: msg, Location: loc}
 	if data, err := os.ReadFile(cfg.TraceFile); err == nil {
 		for _, line := range strings.Split(string(data), "\n") {
 			f := strings.SplitN(line, " ", 4)
@@ -369,6 +375,9 @@ func recordCrash(ctx context.Context, b Binary, opts Options, work, test string,
 	}
 	return path
 }
+
+// hangLine is what rt prints before it ends a process stuck in a hang.
+var hangLine = regexp.MustCompile(`(?m)^period: hang at (\S*): (.*)$`)
 
 var fatalLine = regexp.MustCompile(`(?m)^(fatal error: .*|runtime: .*|panic: .*)$`)
 

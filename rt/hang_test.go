@@ -1,0 +1,54 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var spinSink int
+
+func init() {
+	// The test's own goroutine spins without a key point: it cannot be
+	// unwound, so the run never returns.
+	programs["spin-root"] = func(t *testing.T) {
+		for i := 0; ; i++ {
+			spinSink = i
+		}
+	}
+}
+
+// A process whose test goroutine is stuck ends soon after the hang is
+// reported, with the line the runner reads, instead of waiting for the
+// package timeout.
+func TestStuckRootEndsProcess(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Config{Strategy: "test-random", Budget: 3, OutDir: dir, Results: filepath.Join(dir, "results.jsonl"),
+		MaxSteps: 1000, Watchdog: 100 * time.Millisecond, HangAfter: 300 * time.Millisecond}
+	b, _ := json.Marshal(cfg)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "PERIOD_CONFIG="+string(b), "PERIOD_TEST_PROGRAM=spin-root")
+	start := time.Now()
+	done := make(chan struct{})
+	var out []byte
+	var err error
+	go func() { out, err = cmd.CombinedOutput(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("the process did not end %v after its hang", time.Since(start))
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 3 || !strings.Contains(string(out), "\nperiod: hang at ") {
+		t.Fatalf("err %v, output:\n%s", err, out)
+	}
+}
