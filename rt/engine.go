@@ -388,11 +388,12 @@ func (e *engine) enabled() []*gstate {
 			en[i] = g
 		}
 	}
-	if y := e.yielder; y != nil && len(en) > 1 {
+	if y := e.yielder; y != nil && len(en) > 1 && e.replay == nil {
 		// Fairness after runtime.Gosched: a goroutine that just yielded
 		// waits until another one has taken a step (CHESS's fair scheduling
 		// in its simplest form). Without it, a strategy that prefers one
 		// goroutine could spin a correct CAS-and-yield loop forever.
+		// A replay follows its record, which the filter can only narrow.
 		for i, g := range en {
 			if g == y {
 				en = append(en[:i], en[i+1:]...)
@@ -690,7 +691,7 @@ func (e *engine) watchdog() (stop func()) {
 	quit := make(chan struct{})
 	limit := e.cfg.watchdog
 	go func() {
-		tick := time.NewTicker(limit / 4)
+		tick := time.NewTicker(limit / 20)
 		defer tick.Stop()
 		var idleSince time.Time
 		lastProgress, stalledSince := e.progress.Load(), time.Now()
@@ -720,7 +721,7 @@ func (e *engine) watchdog() (stop func()) {
 					}
 				}
 			}
-			if g := e.cur; g != nil && e.transit == 0 && now.Sub(stalledSince) > limit {
+			if g := e.cur; g != nil && e.transit == 0 && (now.Sub(stalledSince) > limit || now.Sub(stalledSince) >= limit/10 && realBlocked(g.goid)) {
 				g.status = gDetached
 				e.detached++
 				e.cur = nil
