@@ -95,8 +95,6 @@ type pgStrategy struct {
 	picks  []pgPick
 	rng    pgRand
 
-	parallel    bool     // Options.Parallel: release the last period to the engine
-	released    bool     // this run's last period ran free: its order comes from Run.Events
 	paths       []string // GID -> creation path, from the latest run
 	provisional []string // path table of a restored checkpoint, until a run confirms it
 }
@@ -120,7 +118,7 @@ func init() {
 }
 
 func newPeriod(name string, serial bool, o Options) *pgStrategy {
-	s := &pgStrategy{name: name, serial: serial, seed: o.Seed, bound: o.Bound, budget: o.Budget, parallel: o.Parallel}
+	s := &pgStrategy{name: name, serial: serial, seed: o.Seed, bound: o.Bound, budget: o.Budget}
 	if s.bound <= 0 {
 		s.bound = PeriodDefaultBound
 	}
@@ -193,20 +191,21 @@ func (s *pgStrategy) start(sch pgSchedule, job *pgJob) {
 			s.lastOf[sl.T] = i
 		}
 	}
-	s.per, s.used, s.picks, s.released = 0, 0, s.picks[:0], false
+	s.per, s.used, s.picks = 0, 0, s.picks[:0]
 	s.rng = pgRand{uint64(s.seed)*0x9e3779b97f4a7c15 ^ (uint64(s.runs)+1)*0xd1b54a32d192ed03}
 	s.runs++
 }
 
-// owner advances over completed periods and returns the index in enabled of
-// the owner of the current period, or -1 once the last period is reached.
-func (s *pgStrategy) owner(enabled []Event) int {
+// Next is the periodical executor.
+func (s *pgStrategy) Next(enabled []Event) int {
 	last := len(s.cur) - 1
 	for s.per < last {
 		sl := s.cur[s.per][0] // periods before the last have one owner
 		if s.used < sl.N || s.lastOf[sl.T] == s.per {
 			for i, e := range enabled {
 				if e.G == sl.T {
+					s.used++
+					s.picks = append(s.picks, pgPick{s.per, e.G})
 					return i
 				}
 			}
@@ -216,31 +215,9 @@ func (s *pgStrategy) owner(enabled []Event) int {
 		s.per++
 		s.used = 0
 	}
-	return -1
-}
-
-// Next is the periodical executor.
-func (s *pgStrategy) Next(enabled []Event) int {
-	if i := s.owner(enabled); i >= 0 {
-		s.used++
-		s.picks = append(s.picks, pgPick{s.per, enabled[i].G})
-		return i
-	}
-	last := len(s.cur) - 1
 	i := s.lastPick(enabled, last)
 	s.picks = append(s.picks, pgPick{last, enabled[i].G})
 	return i
-}
-
-// Release hands the last period of the parallel generator to the engine
-// when Options.Parallel asks for true parallelism there (the paper's
-// uncontrolled last period); the engine records the order it took.
-func (s *pgStrategy) Release(enabled []Event) bool {
-	if !s.parallel || s.serial || s.owner(enabled) >= 0 {
-		return false
-	}
-	s.released = true
-	return true
 }
 
 // lastPick serializes the last period. The parallel generator leaves it
@@ -274,14 +251,6 @@ func (s *pgStrategy) End(r *Run) {
 	for _, e := range r.Events {
 		if e.Op != OpExit {
 			counts[e.G]++
-		}
-	}
-	if s.released {
-		// The engine ran the last period: its key points are the events
-		// after the picks made before the release.
-		last := len(s.cur) - 1
-		for _, e := range r.Events[min(len(s.picks), len(r.Events)):] {
-			s.picks = append(s.picks, pgPick{last, e.G})
 		}
 	}
 	sl := pgCounts(counts)

@@ -122,10 +122,6 @@ type Options struct {
 	Bound  int    // strategy-specific bound (periods, preemptions, delays, depth, variables)
 	Budget int    // schedules the exploration may use; strategies may use it to plan
 	Focus  string // PEDAL: restrict preemptions to key points whose site or object matches
-	// Parallel lets PERIOD's last period run truly in parallel (see
-	// Releaser): faster on several cores, but a run is then reproduced by
-	// its replay file only, no longer by the seed alone.
-	Parallel bool
 }
 
 // Describer is implemented by strategies that can show the current run's
@@ -133,16 +129,6 @@ type Options struct {
 // engine calls it after End and prints it beside the trace of a failure.
 type Describer interface {
 	Describe() string
-}
-
-// Releaser is implemented by strategies that can leave the rest of a run
-// uncontrolled, as PERIOD does with its last period. The engine asks Release
-// before each Next; once it returns true, every enabled goroutine runs at
-// once (in parallel where GOMAXPROCS allows), Next is not called again in
-// this run, and the engine records the order in which key points executed,
-// which End then receives in Run.Events like any other order.
-type Releaser interface {
-	Release(enabled []Event) bool
 }
 
 // Checkpointer is implemented by strategies that can save and restore their
