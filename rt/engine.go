@@ -767,9 +767,24 @@ func cleanStack(raw []byte) string {
 		if isPeriodFrame(fn) || strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "panic(") {
 			continue
 		}
-		out = append(out, "    "+fn, "    "+file)
+		out = append(out, "    "+stableFrame(fn), "    "+file)
 	}
 	return strings.Join(out, "\n")
+}
+
+// stableFrame drops what differs from one process to the next in a stack
+// line (argument values, which are mostly addresses, and goroutine numbers),
+// so that a replay prints the same report every time.
+func stableFrame(fn string) string {
+	if i := strings.Index(fn, " in goroutine "); i >= 0 && strings.HasPrefix(fn, "created by ") {
+		return fn[:i]
+	}
+	if strings.HasSuffix(fn, ")") {
+		if i := strings.LastIndexByte(fn, '('); i > 0 {
+			return fn[:i] + "(...)"
+		}
+	}
+	return fn
 }
 
 func panicStack() []byte {
