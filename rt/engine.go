@@ -651,6 +651,9 @@ func (e *engine) rootExit(root *gstate, r any) {
 	defer e.mu.Unlock()
 	e.rootDone = true
 	delete(e.byGoid, root.goid)
+	if root.status == gDetached {
+		e.detached-- // it came back from uncontrolled code only to return
+	}
 	root.status = gDone
 	e.settle(root) // a rendezvous partner may return before its next key point
 	if e.finished {
@@ -691,7 +694,7 @@ func (e *engine) watchdog() (stop func()) {
 	quit := make(chan struct{})
 	limit := e.cfg.watchdog
 	go func() {
-		tick := time.NewTicker(limit / 20)
+		tick := time.NewTicker(limit / 50)
 		defer tick.Stop()
 		var idleSince time.Time
 		lastProgress, stalledSince := e.progress.Load(), time.Now()
@@ -721,7 +724,7 @@ func (e *engine) watchdog() (stop func()) {
 					}
 				}
 			}
-			if g := e.cur; g != nil && e.transit == 0 && (now.Sub(stalledSince) > limit || now.Sub(stalledSince) >= limit/10 && realBlocked(g.goid)) {
+			if g := e.cur; g != nil && e.transit == 0 && (now.Sub(stalledSince) > limit || now.Sub(stalledSince) >= limit/50 && realBlocked(g.goid)) {
 				g.status = gDetached
 				e.detached++
 				e.cur = nil

@@ -236,6 +236,9 @@ func (e *engine) subtestExit(p, c *gstate, r any, normal bool) {
 	defer e.mu.Unlock()
 	delete(e.byGoid, c.goid)
 	wasCur := e.cur == c
+	if c.status == gDetached {
+		e.detached--
+	}
 	c.status = gDone
 	e.settle(c)
 	if e.finished {

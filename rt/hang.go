@@ -6,8 +6,10 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -37,7 +39,7 @@ func (e *engine) exitIfStuck(g *gstate, msg, loc string) {
 			}
 		}
 		stack := goroutineStack(id)
-		if l := panicLocation(stack); l != "" {
+		if l := stuckFrame(stack); l != "" {
 			loc = l
 		}
 		fmt.Fprintf(os.Stderr, "\nperiod: hang at %s: %s\n%s\n", loc, msg, cleanStack(stack))
@@ -57,4 +59,41 @@ func goroutineStack(id int64) []byte {
 		}
 	}
 	return nil
+}
+
+// realBlocked reports whether goroutine id is blocked in the Go runtime: on
+// a real mutex, channel, I/O or system call of code Period does not control
+// (a std logger's lock held by another controlled goroutine, a pipe). The
+// watchdog then detaches it at once rather than after its full limit, made
+// for code that computes long without a key point.
+func realBlocked(id int64) bool {
+	st := goroutineStack(id)
+	i, j := bytes.IndexByte(st, '['), bytes.IndexByte(st, ']')
+	if i < 0 || j < i {
+		return false
+	}
+	status := string(st[i+1 : j])
+	return !strings.HasPrefix(status, "running") && !strings.HasPrefix(status, "runnable") && !strings.HasPrefix(status, "GC") && !strings.HasPrefix(status, "preempted")
+}
+
+// stuckFrame is the innermost frame of a stuck goroutine's stack that is
+// not in the standard library (a read blocked in internal/poll is reported
+// where the user's code called it), else the frame panicLocation picks.
+func stuckFrame(stack []byte) string {
+	goroot := filepath.ToSlash(runtime.GOROOT()) + "/src/"
+	lines := strings.Split(string(stack), "\n")
+	for i := 1; i+1 < len(lines); i += 2 {
+		file := strings.TrimSpace(lines[i+1])
+		if isPeriodFrame(lines[i]) || runtime.GOROOT() != "" && strings.HasPrefix(filepath.ToSlash(file), goroot) {
+			continue
+		}
+		if strings.Contains(file, "/src/runtime/") || strings.Contains(file, "/src/testing/") {
+			continue
+		}
+		if k := strings.LastIndex(file, " +0x"); k >= 0 {
+			file = file[:k]
+		}
+		return shortLoc(file)
+	}
+	return panicLocation(stack)
 }

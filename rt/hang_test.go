@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -50,5 +51,29 @@ func TestStuckRootEndsProcess(t *testing.T) {
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 3 || !strings.Contains(string(out), "\nperiod: hang at ") {
 		t.Fatalf("err %v, output:\n%s", err, out)
+	}
+}
+
+func init() {
+	// The test goroutine blocks on a lock Period does not control (as in a
+	// std logger writing to a user's writer) until its child runs.
+	programs["real-block"] = func(t *testing.T) {
+		var real sync.Mutex
+		real.Lock()
+		Go("go", func() { real.Unlock() })
+		real.Lock()
+		real.Unlock()
+	}
+}
+
+// A goroutine blocked for real is detached as soon as the watchdog sees it
+// blocked, not after the watchdog's full limit.
+func TestRealBlockDetachedEarly(t *testing.T) {
+	s := runChild(t, "real-block", Config{Budget: 10, Seed: 1})
+	if len(s.Bugs) > 0 || s.Schedules != 10 {
+		t.Fatalf("%d schedules, bugs %v", s.Schedules, s.Bugs)
+	}
+	if s.Elapsed > 1.5 { // 10 schedules x the 200ms limit without early detach
+		t.Fatalf("10 schedules took %.2fs", s.Elapsed)
 	}
 }
