@@ -73,6 +73,18 @@ func realBlocked(id int64) bool {
 		return false
 	}
 	status := string(st[i+1 : j])
+	// Blocked inside the engine (parked, waiting for e.mu) is not blocked in
+	// user code: the innermost frame outside package runtime decides.
+	lines := strings.Split(string(st), "\n")
+	for k := 1; k+1 < len(lines); k += 2 {
+		if strings.HasPrefix(lines[k], "runtime.") || strings.HasPrefix(lines[k], "internal/") || strings.HasPrefix(lines[k], "sync.") {
+			continue
+		}
+		if isPeriodFrame(lines[k]) {
+			return false
+		}
+		break
+	}
 	return !strings.HasPrefix(status, "running") && !strings.HasPrefix(status, "runnable") && !strings.HasPrefix(status, "GC") && !strings.HasPrefix(status, "preempted")
 }
 

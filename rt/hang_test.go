@@ -5,11 +5,11 @@ package rt
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -55,14 +55,12 @@ func TestStuckRootEndsProcess(t *testing.T) {
 }
 
 func init() {
-	// The test goroutine blocks on a lock Period does not control (as in a
-	// std logger writing to a user's writer) until its child runs.
+	// The test goroutine blocks in code Period does not control until its
+	// child runs.
 	programs["real-block"] = func(t *testing.T) {
-		var real sync.Mutex
-		real.Lock()
-		Go("go", func() { real.Unlock() })
-		real.Lock()
-		real.Unlock()
+		r, w := io.Pipe()
+		Go("go", func() { w.Write([]byte("x")) })
+		r.Read(make([]byte, 1)) // blocked in package io until the child runs
 	}
 }
 
