@@ -111,7 +111,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.race, "race", true, "report data races between key points (-race=false: off)")
 	fs.BoolVar(&f.verbose, "v", false, "print progress and full interleavings")
 	fs.StringVar(&f.out, "o", filepath.Join(os.TempDir(), "period"), "write replay files to `dir`")
-	fs.IntVar(&f.steps, "steps", 100000, "report a hang when one schedule exceeds `n` steps")
+	fs.IntVar(&f.steps, "steps", 1000000, "report a hang when one schedule exceeds `n` steps")
 	fs.StringVar(&f.focus, "focus", "", "pedal: restrict preemptions to key points whose site contains `s`")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: period test [flags] [packages]\n")
