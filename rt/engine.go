@@ -313,6 +313,13 @@ func (e *engine) wakeUp(g *gstate) {
 func (e *engine) decide(from *gstate) {
 	for e.transit > 0 && !e.finished {
 		e.cond.Wait()
+		if e.cur != nil && e.cur != from {
+			// While e.mu was released, the partner in transit reached its
+			// next key point, found nobody current and decided itself:
+			// deciding again would see no enabled goroutine (the chosen
+			// one runs) and report a false deadlock.
+			return
+		}
 	}
 	for !e.finished {
 		enabled := e.enabled()

@@ -179,6 +179,21 @@ func init() {
 			t.Error("case 1 fired")
 		}
 	}
+	// The sender exits right after its rendezvous, while the receiver (its
+	// partner) is still in transit: the receiver computes a while before its
+	// next key point, finds nobody current and decides itself. The exiting
+	// sender, which was waiting for the transit to end, must not decide
+	// again (it would see no enabled goroutine and report a deadlock).
+	programs["exitduringtransit"] = func(t *testing.T) {
+		ch := make(chan int)
+		var mu Mutexish
+		Go("sender", func() { Send("send", ch, 1) })
+		Recv("recv", ch)
+		time.Sleep(5 * time.Millisecond) // computing, no key point
+		Lock("after", &mu.Mutex)
+		time.Sleep(5 * time.Millisecond) // the sender's decide resumes meanwhile
+		Unlock("after", &mu.Mutex)
+	}
 	programs["leak"] = func(t *testing.T) {
 		ch := make(chan int)
 		Go("sender", func() { Send("abandoned", ch, 1) })
@@ -264,6 +279,13 @@ func TestABBADeadlockIsFoundWithBlockedOps(t *testing.T) {
 func TestCorrectProgramReportsNothing(t *testing.T) {
 	s := runChild(t, "ok", Config{Budget: 300, Seed: 3, Continue: true})
 	if len(s.Bugs) != 0 || s.Schedules != 300 {
+		t.Fatalf("correct program: got bugs %+v in %d schedules", s.Bugs, s.Schedules)
+	}
+}
+
+func TestExitDuringPartnerTransit(t *testing.T) {
+	s := runChild(t, "exitduringtransit", Config{Budget: 10, Seed: 1, Continue: true})
+	if len(s.Bugs) != 0 {
 		t.Fatalf("correct program: got bugs %+v in %d schedules", s.Bugs, s.Schedules)
 	}
 }
