@@ -221,6 +221,12 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 			out.Rparen = c.Rparen
 			return out
 		}
+		if fn.Pkg().Path() == "testing" && fn.Name() == "Context" && sig.Params().Len() == 0 {
+			// tb.Context() with tb a testing.TB
+			out := r.hook(pos, "TContext", r.site(pos), r.expr(f.X))
+			out.Rparen = c.Rparen
+			return out
+		}
 		return nil
 	}
 	if sig.Recv() == nil {
@@ -235,9 +241,9 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 		return nil
 	}
 	key := pkg + "." + typ + "." + fn.Name()
-	if key == "testing.common.Cleanup" {
-		// t.Cleanup(f), promoted from testing's unexported common: the
-		// hook takes t itself (a testing.TB).
+	if key == "testing.common.Cleanup" || key == "testing.common.Context" {
+		// t.Cleanup(f) and t.Context(), promoted from testing's unexported
+		// common: the hook takes t itself (a testing.TB).
 		x := r.expr(f.X)
 		if !isPointer(r.info.TypeOf(f.X)) {
 			if !r.addressable(f.X) {
@@ -245,8 +251,13 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 			}
 			x = &ast.UnaryExpr{Op: token.AND, X: x}
 		}
-		r.args(c)
-		out := r.hook(pos, "TCleanup", r.site(pos), x, c.Args[0])
+		var out *ast.CallExpr
+		if fn.Name() == "Context" {
+			out = r.hook(pos, "TContext", r.site(pos), x)
+		} else {
+			r.args(c)
+			out = r.hook(pos, "TCleanup", r.site(pos), x, c.Args[0])
+		}
 		out.Rparen = c.Rparen
 		return out
 	}

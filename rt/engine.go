@@ -76,6 +76,7 @@ type gstate struct {
 	vc       vc       // vector clock (race detection)
 	sub      *subtest // subtests made by TRun, and tests with parallel subtests
 	cleanups []func() // t.Cleanup functions of the (sub)test run by this goroutine
+	tctx     *vctx    // t.Context() of the (sub)test run by this goroutine, once asked for
 }
 
 // choiceRec is an open choice made after the first at events of the run.

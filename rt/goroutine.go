@@ -3,6 +3,7 @@
 package rt
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"runtime"
@@ -301,10 +302,18 @@ func TCleanup(site string, tb testing.TB, f func()) {
 	e.mu.Unlock()
 }
 
-// runCleanups runs the functions g's test registered with t.Cleanup, last
-// first, on g's goroutine under control. Once the run is over they are
-// dropped.
+// runCleanups cancels g's t.Context(), then runs the functions g's test
+// registered with t.Cleanup, last first, on g's goroutine under control.
+// Once the run is over they are dropped.
 func (e *engine) runCleanups(g *gstate) {
+	e.mu.Lock()
+	if c := g.tctx; c != nil && !g.abort && !e.finished {
+		clk := e.releaseClock(g)
+		e.mu.Unlock()
+		c.cancel(context.Canceled, nil, clk)
+	} else {
+		e.mu.Unlock()
+	}
 	for {
 		e.mu.Lock()
 		n := len(g.cleanups)

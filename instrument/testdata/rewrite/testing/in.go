@@ -21,3 +21,10 @@ func TestX(t *testing.T) {
 		t.Log("x")
 	})
 }
+
+func TestContext(t *testing.T) {
+	var tb testing.TB = t
+	ctx := t.Context()
+	<-ctx.Done()
+	_ = tb.Context()
+}

@@ -24,3 +24,10 @@ func TestX(t *testing.T) {
 		t.Log("x")
 	})
 }
+
+func TestContext(t *testing.T) {
+	var tb testing.TB = t
+	ctx := _prt.TContext("in.go:27", t)
+	_prt.Recv("in.go:28", ctx.Done())
+	_ = _prt.TContext("in.go:29", tb)
+}
