@@ -142,11 +142,16 @@ type engine struct {
 	stopping bool // a bug ended the run: everybody unwinds
 	finished bool // the run is over (all done, all blocked, or stopped)
 	rootDone bool
-	runDone  chan struct{}
-	exited   sync.WaitGroup // real goroutines of the run, for teardown
-	bugs     []bug
-	traceTo  *os.File // crash recovery: every step goes to disk as it happens
-	failed   func() bool
+	// advances of virtual time since the test returned: goroutines that a
+	// ticker (or a timer loop) keeps waking after the test returned are a
+	// leak once there were timerLeakAdvances of them.
+	afterRoot int
+	rootAt    int64 // virtual time when the test returned
+	runDone   chan struct{}
+	exited    sync.WaitGroup // real goroutines of the run, for teardown
+	bugs      []bug
+	traceTo   *os.File // crash recovery: every step goes to disk as it happens
+	failed    func() bool
 
 	models modelState
 	clock  vclock
@@ -325,7 +330,14 @@ func (e *engine) decide(from *gstate) {
 	for !e.finished {
 		enabled := e.enabled()
 		if len(enabled) == 0 {
+			if e.rootDone && e.afterRoot >= timerLeakAdvances && e.detached == 0 {
+				e.allBlocked()
+				return
+			}
 			if e.clock.advance(e) {
+				if e.rootDone {
+					e.afterRoot++
+				}
 				continue
 			}
 			if e.detached > 0 {
@@ -454,6 +466,12 @@ func (e *engine) choose(g *gstate, n int) int {
 	return k
 }
 
+// timerLeakAdvances is how many times virtual time may advance after the
+// test returned before the goroutines still waiting for timers are reported
+// as a leak (a ticker loop nobody stops would otherwise run to the step limit
+// and be reported as a hang).
+const timerLeakAdvances = 1000
+
 // allBlocked handles the state where no controlled goroutine can move.
 func (e *engine) allBlocked() {
 	var stuck []*gstate
@@ -465,6 +483,9 @@ func (e *engine) allBlocked() {
 	switch {
 	case !e.rootDone:
 		e.report(bug{kind: "deadlock", message: "all goroutines are blocked:\n" + describeStuck(stuck), location: stuckLocation(stuck)})
+	case len(stuck) > 0 && e.afterRoot >= timerLeakAdvances:
+		e.report(bug{kind: "leak", message: fmt.Sprintf("%d goroutine(s) still running after the test returned, woken only by timers or tickers (virtual time went on for %v, %d firings, and they never finished):\n%s",
+			len(stuck), time.Duration(e.clock.now-e.rootAt).Round(time.Millisecond), e.afterRoot, describeStuck(stuck)), location: stuckLocation(stuck)})
 	case len(stuck) > 0:
 		e.report(bug{kind: "leak", message: fmt.Sprintf("%d goroutine(s) still blocked after the test returned:\n%s", len(stuck), describeStuck(stuck)), location: stuckLocation(stuck)})
 	}
@@ -658,6 +679,7 @@ func (e *engine) rootExit(root *gstate, r any) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.rootDone = true
+	e.rootAt = e.clock.now
 	delete(e.byGoid, root.goid)
 	if root.status == gDetached {
 		e.detached-- // it came back from uncontrolled code only to return

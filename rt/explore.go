@@ -217,6 +217,7 @@ func (e *engine) resetRun(idx int) {
 	e.events = nil
 	e.choices = nil
 	e.stopping, e.finished, e.rootDone = false, false, false
+	e.afterRoot, e.rootAt = 0, 0
 	e.runDone = make(chan struct{})
 	e.bugs = nil
 	e.models.reset()

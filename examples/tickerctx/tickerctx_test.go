@@ -40,3 +40,25 @@ func TestCancelWorker(t *testing.T) {
 		t.Fatalf("err = %v, want canceled", err)
 	}
 }
+
+// The test returns without canceling: the poller goroutine keeps ticking
+// forever after it (a leak, not a hang of the test).
+// period:want leak
+func TestPollerNeverCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	_ = cancel // forgotten
+	go Poll(ctx, time.Millisecond, func() {})
+}
+
+// period:want none
+func TestPollerCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Poll(ctx, time.Millisecond, func() {})
+	}()
+	time.Sleep(5 * time.Millisecond)
+	cancel()
+	<-done
+}
