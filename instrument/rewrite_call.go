@@ -39,6 +39,7 @@ var methodHooks = map[string]string{
 	"sync.WaitGroup.Go": "WGGo",
 	"sync.Once.Do":      "OnceDo",
 	"sync.Cond.Wait":    "CondWait", "sync.Cond.Signal": "CondSignal", "sync.Cond.Broadcast": "CondBroadcast",
+	"sync.Pool.Get": "PoolGet", "sync.Pool.Put": "PoolPut",
 	"time.Timer.Stop": "TimerStop", "time.Timer.Reset": "TimerReset",
 	"time.Ticker.Stop": "TickerStop", "time.Ticker.Reset": "TickerReset",
 	"testing.T.Run": "TRun", "testing.T.Parallel": "TParallel",
@@ -461,6 +462,11 @@ func (r *rewriter) typeExpr(t types.Type, pos token.Pos) ast.Expr {
 			}
 		}
 		return ft
+	case *types.Interface:
+		if t.Empty() {
+			// any (sync.Pool.Get, Put), spelled so that any file version takes it
+			return &ast.InterfaceType{Interface: pos, Methods: &ast.FieldList{Opening: pos, Closing: pos}}
+		}
 	}
 	panic("instrument: cannot spell type " + t.String())
 }

@@ -533,3 +533,39 @@ func SyncMap(site string, m *sync.Map) *sync.Map {
 	}
 	return m
 }
+
+// ifaceData is the data word of x: the pointer a pointer-shaped value holds,
+// or the address of the boxed copy of any other value (nil for nil).
+func ifaceData(x any) unsafe.Pointer {
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&x))[1]
+}
+
+// PoolGet is p.Get(). A value that another goroutine put back carries that
+// goroutine's past to the getter, as the race detector's annotations of
+// sync.Pool make it (Put releases the value, Get acquires it): reusing a
+// pooled buffer is not a data race. Neither is a key point.
+func PoolGet(site string, p *sync.Pool) any {
+	x := p.Get() // may call p.New: user code, outside e.mu
+	e := eng
+	g, md := e.enter()
+	if md == modeControl {
+		if d := ifaceData(x); d != nil {
+			e.acquire(g, d)
+		}
+		e.mu.Unlock()
+	}
+	return x
+}
+
+// PoolPut is p.Put(x).
+func PoolPut(site string, p *sync.Pool, x any) {
+	e := eng
+	g, md := e.enter()
+	if md == modeControl {
+		if d := ifaceData(x); d != nil {
+			e.release(g, d)
+		}
+		e.mu.Unlock()
+	}
+	p.Put(x)
+}

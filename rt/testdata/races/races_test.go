@@ -745,3 +745,24 @@ func TestContextCauseFixed(t *testing.T) {
 		t.Errorf("Cause = %v, Err = %v", context.Cause(ctx), ctx.Err())
 	}
 }
+
+// ---- sync.Pool ----
+
+var bufPool = sync.Pool{New: func() any { return new([]byte) }}
+
+// A pooled buffer reused by another goroutine: Put happens before the Get
+// that returns the same value (the race detector's sync.Pool annotations).
+// period:want none
+func TestPoolReuse(t *testing.T) {
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b := bufPool.Get().(*[]byte)
+			*b = append((*b)[:0], 'x')
+			bufPool.Put(b)
+		}()
+	}
+	wg.Wait()
+}

@@ -78,3 +78,11 @@ func Conds(m *sync.Map) {
 	var local sync.Map
 	local.Range(func(k, v any) bool { return true })
 }
+
+func Pools(p *sync.Pool) {
+	var local sync.Pool
+	b := p.Get()
+	local.Put(b)
+	get := p.Get
+	_ = get
+}

@@ -83,3 +83,15 @@ func Conds(m *sync.Map) {
 	var local sync.Map
 	_prt.SyncMap("in.go:79", &local).Range(func(k, v any) bool { return true })
 }
+
+func Pools(p *sync.Pool) {
+	var local sync.Pool
+	b := _prt.PoolGet("in.go:84", p)
+	_prt.PoolPut("in.go:85", &local, b)
+	get := func(_prt2 *_prtsync.Pool) func() interface{} {
+//line in.go:86
+  return func() interface{} { return _prt.PoolGet("in.go:86", _prt2) }
+//line in.go:86
+ }(p)
+			_ = get
+}
