@@ -129,6 +129,7 @@ type engine struct {
 	cur      *gstate
 	transit  int     // goroutines settling after a rendezvous
 	yielder  *gstate // yielded last; not enabled again until another goroutine steps
+	outside  int     // hooks called by goroutines outside control in this run
 	detached int
 	seq      uint64
 	steps    int
@@ -227,6 +228,12 @@ func (e *engine) enter() (*gstate, mode) {
 		return g, modeSkip
 	}
 	if g == nil || g.status == gDone {
+		if g == nil && !e.finished {
+			// A goroutine started by code Period does not instrument (a
+			// library's worker) runs instrumented code: not explored, but
+			// counted, so that the report can say so.
+			e.outside++
+		}
 		e.mu.Unlock()
 		return nil, modePlain
 	}

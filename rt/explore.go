@@ -110,6 +110,10 @@ type Summary struct {
 	// Buggy counts, per bug kind, the schedules that hit at least one bug of
 	// that kind (every schedule, also those whose bug was reported before).
 	Buggy map[string]int `json:",omitempty"`
+	// Uncontrolled counts the key points (over all schedules) that
+	// goroutines started by uninstrumented code executed: Period did not
+	// schedule them, so their interleavings were not explored.
+	Uncontrolled int `json:",omitempty"`
 }
 
 // countBuggy adds one schedule's bug kinds to s.Buggy, each kind once.
@@ -213,6 +217,7 @@ func (e *engine) resetRun(idx int) {
 	e.byGoid = map[int64]*gstate{}
 	e.cur = nil
 	e.yielder = nil
+	e.outside = 0
 	e.transit, e.detached, e.seq, e.steps = 0, 0, 0, 0
 	e.events = nil
 	e.choices = nil
@@ -341,6 +346,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 		e.mu.Lock()
 		run := &strategy.Run{Index: schedule - 1, Events: e.events, Paths: allPaths(), Buggy: len(e.bugs) > 0, Cut: e.stopping}
 		sum.Steps += e.steps
+		sum.Uncontrolled += e.outside
 		kinds := make([]string, len(e.bugs))
 		for i, b := range e.bugs {
 			kinds[i] = b.kind

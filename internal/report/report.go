@@ -35,6 +35,7 @@ type JSONSummary struct {
 	Diverged       string   `json:",omitempty"`
 	Exhausted      bool     `json:",omitempty"`
 	Uninstrumented []string `json:",omitempty"`
+	Uncontrolled   int      `json:",omitempty"` // key points run by goroutines Period did not control
 }
 
 // JSONBug is one bug of a summary.
@@ -50,7 +51,7 @@ type JSONBug struct {
 func Summary(r runner.Result, uninstrumented []string) JSONSummary {
 	s := JSONSummary{Action: "summary", Package: r.Package, Test: r.Test, Strategy: r.Strategy, Seed: r.Seed, Bound: r.Bound,
 		Schedules: r.Schedules, Steps: r.Steps, Elapsed: r.Elapsed, Schedule: r.Schedule, Diverged: r.Diverged,
-		Exhausted: r.Exhausted, Uninstrumented: uninstrumented, Bugs: []JSONBug{}}
+		Exhausted: r.Exhausted, Uninstrumented: uninstrumented, Uncontrolled: r.Uncontrolled, Bugs: []JSONBug{}}
 	for _, b := range r.Bugs {
 		s.Bugs = append(s.Bugs, JSONBug{Kind: b.Kind, Schedule: b.Schedule, Message: b.Message, Location: b.Location, Replay: b.Replay})
 	}
@@ -87,8 +88,10 @@ func (p *Printer) Result(s JSONSummary) {
 			return
 		}
 		fmt.Fprintf(p.W, "ok   %s  %d schedules, no bug (%s%s, %.2fs)\n", s.Test, s.Schedules, s.Strategy, extra, s.Elapsed)
+		p.uncontrolled(s)
 		return
 	}
+	defer p.uncontrolled(s)
 	for i, b := range s.Bugs {
 		loc := b.Location
 		if loc == "" {
@@ -122,6 +125,14 @@ func (p *Printer) Result(s JSONSummary) {
 	}
 	if s.Diverged != "" {
 		fmt.Fprintf(p.W, "    diverged: %s\n", s.Diverged)
+	}
+}
+
+// uncontrolled says when goroutines started by uninstrumented code ran
+// instrumented code: their interleavings were not explored.
+func (p *Printer) uncontrolled(s JSONSummary) {
+	if s.Uncontrolled > 0 {
+		fmt.Fprintf(p.W, "    note: %d key points ran in goroutines started by uninstrumented code (e.g. a library's workers); Period did not schedule them, so their interleavings were not explored\n", s.Uncontrolled)
 	}
 }
 
