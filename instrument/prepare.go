@@ -408,6 +408,14 @@ func (p *preparer) prepareUnit(u *testUnit) (*TestPackage, error) {
 		Tests:          append(append([]string(nil), u.inTests...), u.xTests...),
 		Uninstrumented: u.uninstrumented,
 	}
+	for _, q := range []*packages.Package{u.base, u.xtest} {
+		if q == nil {
+			continue
+		}
+		for _, f := range fuzzFuncs(q) {
+			tp.Notes = append(tp.Notes, Note{Pos: token.Position{Filename: q.Dir}, Msg: f + ": fuzz targets are not explored (only Test functions are); call its seed inputs from a Test to explore them"})
+		}
+	}
 	overlay := map[string]string{}
 
 	// The package itself (with its in-package tests), its external tests,

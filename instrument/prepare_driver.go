@@ -18,7 +18,13 @@ import (
 
 // testFuncs lists the test functions declared in pkg's _test.go files, the
 // way go test finds them: files in name order, declarations in source order.
-func testFuncs(pkg *packages.Package) []string {
+func testFuncs(pkg *packages.Package) []string { return testingFuncs(pkg, "Test", "T") }
+
+// fuzzFuncs lists the FuzzXxx(f *testing.F) functions, which Period does not explore.
+func fuzzFuncs(pkg *packages.Package) []string { return testingFuncs(pkg, "Fuzz", "F") }
+
+// testingFuncs lists the functions named prefix+Xxx that take a *testing.<param>.
+func testingFuncs(pkg *packages.Package, prefix, param string) []string {
 	type file struct {
 		name string
 		ast  *ast.File
@@ -34,10 +40,10 @@ func testFuncs(pkg *packages.Package) []string {
 	for _, f := range files {
 		for _, d := range f.ast.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv != nil || !isTestName(fd.Name.Name) {
+			if !ok || fd.Recv != nil || !isTestingName(fd.Name.Name, prefix) {
 				continue
 			}
-			if fn, ok := pkg.TypesInfo.Defs[fd.Name].(*types.Func); ok && takesTestingT(fn) {
+			if fn, ok := pkg.TypesInfo.Defs[fd.Name].(*types.Func); ok && takesTesting(fn, param) {
 				names = append(names, fd.Name.Name)
 			}
 		}
@@ -47,18 +53,21 @@ func testFuncs(pkg *packages.Package) []string {
 
 // isTestName is go test's rule: "Test" followed by nothing or by a character
 // that is not a lower-case letter. TestMain is not a test.
-func isTestName(name string) bool {
-	if !strings.HasPrefix(name, "Test") || name == "TestMain" {
+func isTestName(name string) bool { return isTestingName(name, "Test") }
+
+func isTestingName(name, prefix string) bool {
+	if !strings.HasPrefix(name, prefix) || name == "TestMain" {
 		return false
 	}
-	if len(name) == len("Test") {
+	if len(name) == len(prefix) {
 		return true
 	}
-	r, _ := utf8.DecodeRuneInString(name[len("Test"):])
+	r, _ := utf8.DecodeRuneInString(name[len(prefix):])
 	return !unicode.IsLower(r)
 }
 
-func takesTestingT(fn *types.Func) bool {
+// takesTesting tells whether fn is func(*testing.<param>).
+func takesTesting(fn *types.Func, param string) bool {
 	sig := fn.Type().(*types.Signature)
 	if sig.TypeParams().Len() != 0 || sig.Results().Len() != 0 || sig.Params().Len() != 1 || sig.Variadic() {
 		return false
@@ -68,7 +77,7 @@ func takesTestingT(fn *types.Func) bool {
 		return false
 	}
 	named, ok := ptr.Elem().(*types.Named)
-	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "testing" && named.Obj().Name() == "T"
+	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "testing" && named.Obj().Name() == param
 }
 
 // driverSource generates the test that hands every test function to
