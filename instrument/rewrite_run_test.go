@@ -195,7 +195,7 @@ func TestRewrittenModulesBuildAndRun(t *testing.T) {
 	}
 }
 
-// TestGoldenOutputsCompile vets every golden want.go as a package of one
+// TestGoldenOutputsCompile vets every golden want.golden as a package of one
 // module: a golden file that does not compile is a wrong golden.
 func TestGoldenOutputsCompile(t *testing.T) {
 	if testing.Short() {
@@ -209,7 +209,7 @@ func TestGoldenOutputsCompile(t *testing.T) {
 	cases := goldenCases(t)
 	sort.Strings(cases)
 	for _, dir := range cases {
-		data, err := os.ReadFile(filepath.Join(dir, "want.go"))
+		data, err := os.ReadFile(filepath.Join(dir, "want.golden"))
 		if err != nil {
 			t.Fatal(err)
 		}

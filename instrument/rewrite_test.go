@@ -16,7 +16,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden want.go files of testdata/rewrite")
+var update = flag.Bool("update", false, "rewrite the golden want.golden files of testdata/rewrite")
 
 // The importer is shared: it caches the standard packages it has loaded.
 var (
@@ -104,8 +104,10 @@ func goldenCases(t *testing.T) []string {
 }
 
 // TestRewriteGolden compares the rewrite of every testdata/rewrite/<case>/in.go
-// with want.go. Notes are compared with the "// note: regexp" comments of
-// in.go, by line: a missing note fails as surely as an unexpected one.
+// with want.golden, byte for byte (the rewriter's output is compiled, never
+// gofmt-ed, so the golden files are not .go files). Notes are compared with
+// the "// note: regexp" comments of in.go, by line: a missing note fails as
+// surely as an unexpected one.
 func TestRewriteGolden(t *testing.T) {
 	for _, dir := range goldenCases(t) {
 		dir := dir
@@ -119,7 +121,7 @@ func TestRewriteGolden(t *testing.T) {
 				out = src // "nothing to do" cases keep their input as golden
 			}
 			checkNotes(t, src, notes)
-			wantPath := filepath.Join(dir, "want.go")
+			wantPath := filepath.Join(dir, "want.golden")
 			if *update {
 				if err := os.WriteFile(wantPath, out, 0o644); err != nil {
 					t.Fatal(err)
@@ -131,7 +133,7 @@ func TestRewriteGolden(t *testing.T) {
 				t.Fatalf("%v (run go test -run TestRewriteGolden -update)", err)
 			}
 			if !bytes.Equal(out, want) {
-				t.Errorf("rewrite of %s differs from want.go; got:\n%s", dir, out)
+				t.Errorf("rewrite of %s differs from want.golden; got:\n%s", dir, out)
 			}
 		})
 	}
