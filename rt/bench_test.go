@@ -45,9 +45,12 @@ func (s *stay) Next(en []strategy.Event) int {
 
 // runControlled runs body as one controlled run outside package testing's
 // goroutines, as the period driver would.
-func runControlled(st strategy.Strategy, body func()) {
+func runControlled(st strategy.Strategy, body func()) { runControlledWith(Config{}, st, body) }
+
+// runControlledWith is runControlled with cfg (e.g. race detection off).
+func runControlledWith(cfg Config, st strategy.Strategy, body func()) {
 	e := eng
-	e.cfg = config{Config: Config{}, maxSteps: 0, watchdog: time.Minute, hangAfter: time.Minute}
+	e.cfg = config{Config: cfg, maxSteps: 0, watchdog: time.Minute, hangAfter: time.Minute}
 	e.strat = st
 	e.replay = nil
 	e.mu.Lock()

@@ -357,3 +357,29 @@ func TestReplayReproducesEveryTime(t *testing.T) {
 		t.Fatal("a replay that does not match the program must report a divergence")
 	}
 }
+
+func init() {
+	// A goroutine started by code Period does not instrument (here, a plain
+	// go statement) runs instrumented code: its key points are counted.
+	programs["outside"] = func(t *testing.T) {
+		done := make(chan bool)
+		go func() {
+			Gosched("outside.yield")
+			Gosched("outside.yield")
+			done <- true
+		}()
+		<-done
+	}
+	programs["inside"] = func(t *testing.T) {
+		Go("go", func() { Gosched("inside.yield") })
+	}
+}
+
+func TestUncontrolledKeyPointsAreCounted(t *testing.T) {
+	if s := runChild(t, "outside", Config{Budget: 3, Seed: 1}); s.Uncontrolled != 6 {
+		t.Errorf("3 schedules with 2 key points each outside control: Uncontrolled = %d, want 6", s.Uncontrolled)
+	}
+	if s := runChild(t, "inside", Config{Budget: 3, Seed: 1}); s.Uncontrolled != 0 {
+		t.Errorf("controlled goroutines only: Uncontrolled = %d, want 0", s.Uncontrolled)
+	}
+}

@@ -286,13 +286,7 @@ func TCleanup(site string, tb testing.TB, f func()) {
 	case modeSkip:
 		return
 	}
-	var owner *gstate
-	for _, x := range e.gs {
-		if x.t != nil && x.status != gDone && testing.TB(x.t) == tb {
-			owner = x
-			break
-		}
-	}
+	owner := e.testOwner(tb)
 	if owner == nil {
 		e.mu.Unlock()
 		tb.Cleanup(f)
@@ -300,6 +294,17 @@ func TCleanup(site string, tb testing.TB, f func()) {
 	}
 	owner.cleanups = append(owner.cleanups, f)
 	e.mu.Unlock()
+}
+
+// testOwner is the controlled goroutine running tb's (sub)test, or nil.
+// e.mu is held.
+func (e *engine) testOwner(tb testing.TB) *gstate {
+	for _, x := range e.gs {
+		if x.t != nil && x.status != gDone && testing.TB(x.t) == tb {
+			return x
+		}
+	}
+	return nil
 }
 
 // runCleanups cancels g's t.Context(), then runs the functions g's test

@@ -5,7 +5,6 @@ package rt
 import (
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/period-dev/period/strategy"
 )
@@ -14,19 +13,7 @@ import (
 // with detection on and off (docs/race.md has numbers and the command).
 
 func runControlledRace(st strategy.Strategy, race bool, body func()) {
-	e := eng
-	e.cfg = config{Config: Config{NoRace: !race}, maxSteps: 0, watchdog: time.Minute, hangAfter: time.Minute}
-	e.strat = st
-	e.replay = nil
-	e.mu.Lock()
-	e.resetRun(0)
-	e.mu.Unlock()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		e.run(nil, body)
-	}()
-	<-done
+	runControlledWith(Config{NoRace: !race}, st, body)
 }
 
 func onOff(b *testing.B, f func(b *testing.B, race bool)) {

@@ -18,22 +18,13 @@ func TContext(site string, tb testing.TB) context.Context {
 	if md != modeControl {
 		return tb.Context()
 	}
-	var owner *gstate
-	for _, x := range e.gs {
-		if x.t != nil && x.status != gDone && testing.TB(x.t) == tb {
-			owner = x
-			break
-		}
-	}
+	owner := e.testOwner(tb)
 	if owner == nil {
 		e.mu.Unlock()
 		return tb.Context()
 	}
 	if owner.tctx == nil {
-		c := newVctx(context.Background())
-		c.noDeadline = true
-		e.raceCtx(c)
-		owner.tctx = c
+		owner.tctx = e.newCancelCtx(context.Background())
 	}
 	c := owner.tctx
 	e.mu.Unlock()

@@ -505,12 +505,19 @@ func WithCancel(parent context.Context) (context.Context, context.CancelFunc) {
 	if md != modeControl {
 		return context.WithCancel(parent)
 	}
-	c := newVctx(parent)
-	c.noDeadline = true
-	e.raceCtx(c)
+	c := e.newCancelCtx(parent)
 	e.mu.Unlock()
 	c.follow()
 	return c, c.cancelFunc(nil)
+}
+
+// newCancelCtx makes a virtual context without deadline, canceled by hand.
+// e.mu is held.
+func (e *engine) newCancelCtx(parent context.Context) *vctx {
+	c := newVctx(parent)
+	c.noDeadline = true
+	e.raceCtx(c)
+	return c
 }
 
 // WithCancelCause is context.WithCancelCause(parent).
@@ -520,9 +527,7 @@ func WithCancelCause(parent context.Context) (context.Context, context.CancelCau
 	if md != modeControl {
 		return context.WithCancelCause(parent)
 	}
-	c := newVctx(parent)
-	c.noDeadline = true
-	e.raceCtx(c)
+	c := e.newCancelCtx(parent)
 	e.mu.Unlock()
 	c.follow()
 	return c, c.cancelCauseFunc(nil)

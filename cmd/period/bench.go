@@ -29,7 +29,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	run := fs.String("run", "", "benchmark only tests matching `regexp`")
 	cont := fs.Bool("continue", true, "explore the whole budget after the first bug, to count buggy schedules (false: stop at the first bug)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "give up on one test's exploration after `d`")
-	steps := fs.Int("steps", 1000000, "report a hang when one schedule exceeds `n` steps")
+	steps := fs.Int("steps", defaultSteps, stepsUsage)
 	render := fs.String("render", "", "do not run: write the tables and figures again from `results.json`")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: period bench [flags] [packages]  (default packages: ./bench/... of the Period repository)\n")

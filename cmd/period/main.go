@@ -29,6 +29,13 @@ import (
 	"github.com/period-dev/period/trace"
 )
 
+// defaultSteps bounds one schedule before it is reported as a hang: high
+// enough for a correct loop of 100k mutex-protected increments.
+const (
+	defaultSteps = 1000000
+	stepsUsage   = "report a hang when one schedule exceeds `n` steps"
+)
+
 const (
 	exitOK    = 0
 	exitBug   = 1
@@ -111,7 +118,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.race, "race", true, "report data races between key points (-race=false: off)")
 	fs.BoolVar(&f.verbose, "v", false, "print progress and full interleavings")
 	fs.StringVar(&f.out, "o", filepath.Join(os.TempDir(), "period"), "write replay files to `dir`")
-	fs.IntVar(&f.steps, "steps", 1000000, "report a hang when one schedule exceeds `n` steps")
+	fs.IntVar(&f.steps, "steps", defaultSteps, stepsUsage)
 	fs.StringVar(&f.focus, "focus", "", "pedal: restrict preemptions to key points whose site contains `s`")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: period test [flags] [packages]\n")
