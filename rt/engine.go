@@ -73,6 +73,8 @@ type gstate struct {
 	abort    bool       // the run is over: unwind
 	t        *testing.T // test and subtest goroutines: unwound with SkipNow, as testing requires
 	lastSite string
+	kps      int      // key points executed in this run
+	born     int      // key points the parent had executed when it started g
 	vc       vc       // vector clock (race detection)
 	sub      *subtest // subtests made by TRun, and tests with parallel subtests
 	cleanups []func() // t.Cleanup functions of the (sub)test run by this goroutine
@@ -386,6 +388,7 @@ func (e *engine) decide(from *gstate) {
 			e.yielder = nil
 		}
 		e.events = append(e.events, evs[i])
+		next.kps++
 		if e.traceTo != nil {
 			fmt.Fprintf(e.traceTo, "step %s %s %s\n", next.path, next.p.op, next.p.site)
 		}
@@ -569,6 +572,9 @@ func (e *engine) spawn(parent *gstate, site string, f func()) *gstate {
 	g := e.newG(parent)
 	g.status = gParked
 	g.p = pending{op: strategy.OpStart, site: site}
+	if parent != nil {
+		g.born = parent.kps
+	}
 	e.inherit(parent, g)
 	e.seq++
 	g.seq = e.seq

@@ -345,6 +345,12 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 		}
 		e.mu.Lock()
 		run := &strategy.Run{Index: schedule - 1, Events: e.events, Paths: allPaths(), Buggy: len(e.bugs) > 0, Cut: e.stopping}
+		run.Born = make(map[strategy.GID]int, len(e.gs))
+		for _, g := range e.gs {
+			if g.parent != nil {
+				run.Born[g.id] = g.born
+			}
+		}
 		sum.Steps += e.steps
 		sum.Uncontrolled += e.outside
 		kinds := make([]string, len(e.bugs))

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // PERIOD: controlled concurrency testing via periodical scheduling (Cheng
@@ -94,6 +95,12 @@ type pgStrategy struct {
 	used   int         // key points run in the current period
 	picks  []pgPick
 	rng    pgRand
+	seen   []bool // threads that have existed in this run, by GID
+	eff    pgSchedule
+
+	pass   int            // 1: canonical combinations only; 2: the others (see pgParallel)
+	twice  bool           // some job has interchangeable threads: pass 2 is needed
+	pathID map[string]GID // creation path -> GID, for finding a period owner's ancestors
 
 	paths       []string // GID -> creation path, from the latest run
 	provisional []string // path table of a restored checkpoint, until a run confirms it
@@ -101,8 +108,9 @@ type pgStrategy struct {
 
 // pgPick is one Next decision: who ran in which period.
 type pgPick struct {
-	per int
-	g   GID
+	per  int
+	g    GID
+	lead bool // an ancestor running until the period's owner exists
 }
 
 // PeriodDefaultBound is the period bound used when Options.Bound is zero.
@@ -129,8 +137,9 @@ func newPeriod(name string, serial bool, o Options) *pgStrategy {
 // reset starts the exploration over with the job of the initial slice,
 // unknown until the first run.
 func (s *pgStrategy) reset() {
-	s.list = pgJobList{jobs: []*pgJob{{key: "init"}}}
-	s.p, s.j, s.gen, s.genN, s.runs = 1, 0, nil, 0, 0
+	init := &pgJob{key: "init"}
+	s.list = pgJobList{jobs: []*pgJob{init}, all: []*pgJob{init}}
+	s.p, s.j, s.gen, s.genN, s.runs, s.pass = 1, 0, nil, 0, 0, 1
 	s.boot, s.finished, s.prev = true, false, nil
 }
 
@@ -144,7 +153,62 @@ func (s *pgStrategy) newGen(j *pgJob, p int) pgGen {
 	if s.serial {
 		return newPgSerial(j.sl, p, j.pre)
 	}
-	return newPgParallel(j.sl, p, j.pre)
+	sym := symAll
+	switch {
+	case j.sl.symmetric() && s.pass == 1:
+		sym = symCanonical
+	case j.sl.symmetric():
+		sym = symOthers
+	case s.pass == 2:
+		return &pgOnce{done: true} // explored in full in the first pass
+	}
+	return newPgParallelSym(s.rootLast(j.sl), p, j.pre, sym)
+}
+
+// rootLast moves the test goroutine to the end of the slice's thread order,
+// so that the parallel generator tries the combinations of the goroutines
+// it starts before those that give the test goroutine periods of its own.
+// A Go test typically sets up, starts its goroutines, waits and checks, so
+// its key points are mostly ordered with the others' by the go statement
+// and the wait; the paper's programs have no such thread. The order changes
+// which schedules come first, not which schedules exist.
+func (s *pgStrategy) rootLast(sl pgSlice) pgSlice {
+	root, ok := s.pathID["0"]
+	i := sl.index(root)
+	if !ok || i < 0 || i == len(sl.T)-1 {
+		return sl
+	}
+	perm := make([]int, 0, len(sl.T)) // new position -> old index
+	for j := range sl.T {
+		if j != i {
+			perm = append(perm, j)
+		}
+	}
+	perm = append(perm, i)
+	at := make([]int, len(sl.T)) // old index -> new position
+	for n, o := range perm {
+		at[o] = n
+	}
+	var out pgSlice
+	for _, o := range perm {
+		out.T = append(out.T, sl.T[o])
+		out.K = append(out.K, sl.K[o])
+		if sl.C != nil {
+			out.C = append(out.C, at[sl.C[o]])
+		}
+		if sl.Cut != nil {
+			out.Cut = append(out.Cut, sl.Cut[o])
+		}
+		if sl.Par != nil {
+			a := sl.Par[o]
+			if a >= 0 {
+				a = at[a]
+			}
+			out.Par = append(out.Par, a)
+			out.Born = append(out.Born, sl.Born[o])
+		}
+	}
+	return out
 }
 
 // Begin runs the paper's top-level loop up to the next schedule.
@@ -152,9 +216,42 @@ func (s *pgStrategy) Begin() bool {
 	if s.finished || (s.budget > 0 && s.runs >= s.budget) {
 		return false
 	}
+	for {
+		if s.explore() {
+			return true
+		}
+		if s.pass == 2 || s.serial || !s.anySymmetric() {
+			break
+		}
+		// Second pass: the combinations that differ from the first pass's
+		// only by which interchangeable threads they take.
+		s.pass, s.p, s.j, s.gen = 2, 2, 0, nil
+		s.list.jobs = s.list.again()
+	}
+	s.finished = true
+	return false
+}
+
+func (s *pgStrategy) anySymmetric() bool {
+	for _, j := range s.list.all {
+		if !j.covered && j.sl.symmetric() {
+			return true
+		}
+	}
+	return false
+}
+
+// explore runs the paper's loop over period numbers and jobs up to the next
+// schedule; false when the bound is reached or the jobs ran out.
+func (s *pgStrategy) explore() bool {
 	for s.p <= s.bound {
 		for s.j < len(s.list.jobs) {
 			job := s.list.jobs[s.j]
+			if s.gen == nil && !s.boot && s.list.covered(s.j) {
+				job.covered = true
+				s.list.jobs = append(s.list.jobs[:s.j], s.list.jobs[s.j+1:]...)
+				continue
+			}
 			if s.gen == nil {
 				s.gen, s.genN = s.newGen(job, s.p), 0
 			}
@@ -178,7 +275,6 @@ func (s *pgStrategy) Begin() bool {
 		s.p++
 		s.j = 0
 	}
-	s.finished = true
 	return false
 }
 
@@ -192,12 +288,19 @@ func (s *pgStrategy) start(sch pgSchedule, job *pgJob) {
 		}
 	}
 	s.per, s.used, s.picks = 0, 0, s.picks[:0]
+	clear(s.seen)
 	s.rng = pgRand{uint64(s.seed)*0x9e3779b97f4a7c15 ^ (uint64(s.runs)+1)*0xd1b54a32d192ed03}
 	s.runs++
 }
 
 // Next is the periodical executor.
 func (s *pgStrategy) Next(enabled []Event) int {
+	for _, e := range enabled {
+		for int(e.G) >= len(s.seen) {
+			s.seen = append(s.seen, false)
+		}
+		s.seen[e.G] = true
+	}
 	last := len(s.cur) - 1
 	for s.per < last {
 		sl := s.cur[s.per][0] // periods before the last have one owner
@@ -205,19 +308,54 @@ func (s *pgStrategy) Next(enabled []Event) int {
 			for i, e := range enabled {
 				if e.G == sl.T {
 					s.used++
-					s.picks = append(s.picks, pgPick{s.per, e.G})
+					s.picks = append(s.picks, pgPick{per: s.per, g: e.G})
 					return i
 				}
 			}
+			if i := s.ancestor(enabled, sl.T); i >= 0 {
+				s.picks = append(s.picks, pgPick{per: s.per, g: enabled[i].G, lead: true})
+				return i
+			}
 		}
-		// Complete: the quota is used, or the owner is blocked, exited or
-		// not created yet.
+		// Complete: the quota is used, or the owner is blocked or exited
+		// (or was never created, and no ancestor can create it).
 		s.per++
 		s.used = 0
 	}
 	i := s.lastPick(enabled, last)
-	s.picks = append(s.picks, pgPick{last, enabled[i].G})
+	s.picks = append(s.picks, pgPick{per: last, g: enabled[i].G})
 	return i
+}
+
+// ancestor finds, for a period owner t that does not exist yet, the
+// enabled goroutine that will create it: the nearest ancestor (by creation
+// path) that exists. It leads until t appears; its key points are not t's
+// quota. In Go the test goroutine creates the threads under test, which
+// the paper's C programs do before any period starts; without the lead a
+// period owned by a child would be skipped whenever it comes first, and the
+// schedule would fall through to its uncontrolled last period.
+func (s *pgStrategy) ancestor(enabled []Event, t GID) int {
+	if int(t) < len(s.seen) && s.seen[t] {
+		return -1 // it existed: blocked or exited, the period is complete
+	}
+	path := pgPathOf(s.paths, t)
+	for {
+		dot := strings.LastIndexByte(path, '.')
+		if dot < 0 {
+			return -1
+		}
+		path = path[:dot]
+		a, ok := s.pathID[path]
+		if !ok || int(a) >= len(s.seen) || !s.seen[a] {
+			continue // not created either: its own ancestor leads
+		}
+		for i, e := range enabled {
+			if e.G == a {
+				return i
+			}
+		}
+		return -1 // the creator is blocked or exited
+	}
 }
 
 // lastPick serializes the last period. The parallel generator leaves it
@@ -246,14 +384,25 @@ func (s *pgStrategy) End(r *Run) {
 	if s.provisional != nil {
 		s.confirmPaths(r.Paths)
 	}
+	if len(r.Paths) != len(s.pathID) {
+		s.pathID = make(map[string]GID, len(r.Paths))
+		for g, p := range r.Paths {
+			s.pathID[p] = GID(g)
+		}
+	}
 	s.paths = r.Paths
 	counts := map[GID]int{}
+	sigs := map[GID]uint64{}
 	for _, e := range r.Events {
 		if e.Op != OpExit {
 			counts[e.G]++
+			sigs[e.G] = pgMix(sigs[e.G], e.Op, e.Site)
 		}
 	}
 	sl := pgCounts(counts)
+	sl.C = pgClasses(sl.T, sigs)
+	sl.Cut = pgCuts(sl, r)
+	sl.Par, sl.Born = pgCreators(sl, r.Paths, r.Born)
 	key := pgSliceKey(r)
 	eff := pgEffective(s.picks, len(s.cur))
 	job := s.curJob
@@ -266,12 +415,186 @@ func (s *pgStrategy) End(r *Run) {
 			all = append(all, pgSlot{t, 1})
 		}
 		job.sl = pgCounts(one)
+		job.sl.C = pgClasses(job.sl.T, sigs)
 		s.cur = pgSchedule{all}
 	}
 	if job != nil && key != job.key && !pgSupported(sl, job.sl) {
 		s.list.update(key, sl, pgGetPrefix(eff, s.prev))
 	}
 	s.prev = eff
+}
+
+// pgCuts finds, for each thread of the slice, after which of its key
+// points a period may end: before a key point that conflicts with another
+// thread's (same object, not both reads). Before a key point that touches
+// nothing another thread touches, ending the period is the same as ending it
+// at the thread's next conflicting key point. Key points without an object
+// (other than a goroutine's start) count as conflicting: Period cannot tell.
+// A period may not end either where no other thread exists yet (the test
+// goroutine before it starts the others): there the next period's owner
+// could only be reached through a lead (see ancestor), the same schedule as
+// without the cut.
+func pgCuts(sl pgSlice, r *Run) [][]bool {
+	evs := r.Events
+	type use struct {
+		any, wr  GID // a thread that accessed (wrote) the object, -1: none
+		anyMulti bool
+		wrMulti  bool
+	}
+	uses := map[uintptr]*use{}
+	for _, e := range evs {
+		if e.Obj == 0 || e.Op == OpExit {
+			continue
+		}
+		u := uses[e.Obj]
+		if u == nil {
+			u = &use{any: -1, wr: -1}
+			uses[e.Obj] = u
+		}
+		if u.any < 0 {
+			u.any = e.G
+		} else if u.any != e.G {
+			u.anyMulti = true
+		}
+		if e.Op != OpRead {
+			if u.wr < 0 {
+				u.wr = e.G
+			} else if u.wr != e.G {
+				u.wrMulti = true
+			}
+		}
+	}
+	visible := func(e Event) bool {
+		if e.Obj == 0 {
+			return e.Op != OpStart
+		}
+		u := uses[e.Obj]
+		if e.Op == OpRead {
+			return u.wrMulti || u.wr >= 0 && u.wr != e.G
+		}
+		return u.anyMulti || u.any != e.G
+	}
+	cut := make([][]bool, len(sl.T))
+	pos := make(map[GID]int, len(sl.T))
+	for i, t := range sl.T {
+		cut[i] = make([]bool, sl.K[i])
+		pos[t] = i
+	}
+	seen := make([]int, len(sl.T))
+	for _, e := range evs {
+		i, ok := pos[e.G]
+		if !ok || e.Op == OpExit {
+			continue
+		}
+		if c := seen[i]; c > 0 && c < len(cut[i]) {
+			cut[i][c] = visible(e) // a period may end after c key points if the next one is visible
+		}
+		seen[i]++
+	}
+	for i, t := range sl.T {
+		alone := pgAloneUntil(sl, r, t)
+		for c := 1; c < alone && c < len(cut[i]); c++ {
+			cut[i][c] = false
+		}
+	}
+	return cut
+}
+
+// pgCreators finds each thread's creator in the slice and how many key
+// points the creator had run when it started the thread (nil when the run
+// did not tell).
+func pgCreators(sl pgSlice, paths []string, born map[GID]int) (par, at []int) {
+	if born == nil {
+		return nil, nil
+	}
+	idx := make(map[string]int, len(sl.T))
+	for i, t := range sl.T {
+		idx[pgPathOf(paths, t)] = i
+	}
+	par, at = make([]int, len(sl.T)), make([]int, len(sl.T))
+	for i, t := range sl.T {
+		par[i] = -1
+		p := pgPathOf(paths, t)
+		if dot := strings.LastIndexByte(p, '.'); dot >= 0 {
+			if j, ok := idx[p[:dot]]; ok {
+				par[i], at[i] = j, born[t]
+			}
+		}
+	}
+	return par, at
+}
+
+// pgAloneUntil is how many key points thread t runs before any other
+// thread of the slice can exist: when every other thread descends from t,
+// the key points t had run when it started the first of them.
+func pgAloneUntil(sl pgSlice, r *Run, t GID) int {
+	if r.Born == nil {
+		return 0
+	}
+	mine := pgPathOf(r.Paths, t) + "."
+	first := -1
+	for _, u := range sl.T {
+		if u == t {
+			continue
+		}
+		p := pgPathOf(r.Paths, u)
+		if !strings.HasPrefix(p, mine) {
+			return 0 // not t's descendant: it may exist already
+		}
+		// the child of t that u descends from
+		child := p
+		if k := strings.IndexByte(p[len(mine):], '.'); k >= 0 {
+			child = p[:len(mine)+k]
+		}
+		b, found := -1, false
+		for g, q := range r.Paths {
+			if q == child {
+				b, found = r.Born[GID(g)]
+				break
+			}
+		}
+		if !found {
+			return 0
+		}
+		if first < 0 || b < first {
+			first = b
+		}
+	}
+	return max(first, 0)
+}
+
+// pgMix adds a key point to a thread's signature (FNV-1a over op and
+// site). Where a goroutine was started does not count: two goroutines that
+// run the same code from two go statements are as interchangeable as two
+// started by one loop.
+func pgMix(h uint64, op Op, site string) uint64 {
+	if h == 0 {
+		h = 14695981039346656037
+	}
+	if op == OpStart {
+		site = ""
+	}
+	h = (h ^ uint64(op)) * 1099511628211
+	for i := 0; i < len(site); i++ {
+		h = (h ^ uint64(site[i])) * 1099511628211
+	}
+	return (h ^ 0xff) * 1099511628211
+}
+
+// pgClasses groups the threads that ran the same key point sites, in
+// order: interchangeable for the parallel generator (see pgParallel).
+func pgClasses(ts []GID, sigs map[GID]uint64) []int {
+	c := make([]int, len(ts))
+	first := map[uint64]int{}
+	for i, t := range ts {
+		j, ok := first[sigs[t]]
+		if !ok {
+			j = i
+			first[sigs[t]] = i
+		}
+		c[i] = j
+	}
+	return c
 }
 
 // Describe shows the current schedule; ".." marks the unbounded last period.
@@ -317,13 +640,18 @@ func pgPathOf(paths []string, g GID) string {
 }
 
 // pgEffective rebuilds the schedule a run actually followed: periods
-// without key points dropped, neighbours with the same single owner merged.
+// without key points dropped, neighbours with the same single owner merged,
+// leads left out (they depend only on who creates whom).
 func pgEffective(picks []pgPick, n int) pgSchedule {
 	var s pgSchedule
 	for i := 0; i < len(picks); {
 		j := i
 		cnt := map[GID]int{}
-		for j < len(picks) && picks[j].per == picks[i].per {
+		if picks[i].lead {
+			i++ // a lead is how the period's owner came to exist, not part of the schedule
+			continue
+		}
+		for j < len(picks) && picks[j].per == picks[i].per && !picks[j].lead {
 			cnt[picks[j].g]++
 			j++
 		}
@@ -396,20 +724,26 @@ type pgSlotState struct {
 }
 
 type pgJobState struct {
-	Key    string
-	T      []string
-	K      []int
-	Lit    []pgSlotState
-	Pat    string
-	HasPat bool
+	Key     string
+	T       []string
+	K       []int
+	C       []int    `json:",omitempty"`
+	Cut     [][]bool `json:",omitempty"`
+	Born    []int    `json:",omitempty"`
+	Lit     []pgSlotState
+	Pat     string
+	HasPat  bool
+	Covered bool `json:",omitempty"`
+	Listed  bool `json:",omitempty"` // in the list of the current pass (else only among all jobs)
 }
 
 type pgState struct {
 	Name             string
 	Paths            []string
 	P, J, GenN, Runs int
+	Pass             int
 	Boot, Finished   bool
-	Jobs             []pgJobState
+	Jobs             []pgJobState // every job made, in order
 	Done             []string
 	Prev             [][]pgSlotState
 }
@@ -426,12 +760,16 @@ func (s *pgStrategy) Checkpoint() []byte {
 
 func (s *pgStrategy) state(paths []string) pgState {
 	name := func(g GID) string { return pgPathOf(paths, g) }
-	st := pgState{Name: s.name, Paths: paths, P: s.p, J: s.j, GenN: s.genN, Runs: s.runs, Boot: s.boot, Finished: s.finished}
+	st := pgState{Name: s.name, Paths: paths, P: s.p, J: s.j, GenN: s.genN, Runs: s.runs, Pass: s.pass, Boot: s.boot, Finished: s.finished}
 	if s.gen == nil {
 		st.GenN = -1
 	}
+	listed := map[*pgJob]bool{}
 	for _, j := range s.list.jobs {
-		js := pgJobState{Key: j.key, K: j.sl.K, HasPat: j.pre.HasPat}
+		listed[j] = true
+	}
+	for _, j := range s.list.all {
+		js := pgJobState{Key: j.key, K: j.sl.K, C: j.sl.C, Cut: j.sl.Cut, Born: j.sl.Born, HasPat: j.pre.HasPat, Covered: j.covered, Listed: listed[j]}
 		for _, t := range j.sl.T {
 			js.T = append(js.T, name(t))
 		}
@@ -494,27 +832,64 @@ func (s *pgStrategy) load(st pgState, paths []string) error {
 		next++
 		return ids[p]
 	}
-	s.p, s.j, s.runs, s.boot, s.finished = st.P, st.J, st.Runs, st.Boot, st.Finished
+	s.p, s.j, s.runs, s.boot, s.finished, s.pass = st.P, st.J, st.Runs, st.Boot, st.Finished, max(st.Pass, 1)
+	if s.paths == nil {
+		s.paths = paths // until the first run tells (ancestors of period owners)
+	}
+	s.pathID = make(map[string]GID, len(paths))
+	for g, p := range paths {
+		s.pathID[p] = GID(g)
+	}
 	s.list = pgJobList{done: map[string]bool{}}
 	for _, k := range st.Done {
 		s.list.done[k] = true
 	}
 	for _, js := range st.Jobs {
-		if len(js.T) != len(js.K) {
+		if len(js.T) != len(js.K) || js.C != nil && len(js.C) != len(js.K) || js.Cut != nil && len(js.Cut) != len(js.K) || js.Born != nil && len(js.Born) != len(js.K) {
 			return errors.New("period: corrupt checkpoint")
 		}
 		m := map[GID]int{}
+		sigs := map[GID]uint64{}
 		for i, p := range js.T {
 			m[gid(p)] = js.K[i]
+			if js.C != nil {
+				if js.C[i] < 0 || js.C[i] > i {
+					return errors.New("period: corrupt checkpoint")
+				}
+				sigs[gid(p)] = uint64(js.C[i]) + 1
+			}
 		}
-		j := &pgJob{key: js.Key, sl: pgCounts(m), pre: pgPrefix{HasPat: js.HasPat}}
+		j := &pgJob{key: js.Key, sl: pgCounts(m), pre: pgPrefix{HasPat: js.HasPat}, covered: js.Covered}
+		if js.C != nil {
+			// classes by the saved grouping, re-indexed in this process's thread order
+			j.sl.C = pgClasses(j.sl.T, sigs)
+		}
+		if js.Cut != nil {
+			cuts := map[GID][]bool{}
+			for i, p := range js.T {
+				cuts[gid(p)] = js.Cut[i]
+			}
+			for _, t := range j.sl.T {
+				j.sl.Cut = append(j.sl.Cut, cuts[t])
+			}
+		}
+		if js.Born != nil {
+			born := map[GID]int{}
+			for i, p := range js.T {
+				born[gid(p)] = js.Born[i]
+			}
+			j.sl.Par, j.sl.Born = pgCreators(j.sl, paths, born)
+		}
 		for _, l := range js.Lit {
 			j.pre.Lit = append(j.pre.Lit, pgSlot{gid(l.T), l.N})
 		}
 		if js.HasPat {
 			j.pre.Pat = gid(js.Pat)
 		}
-		s.list.jobs = append(s.list.jobs, j)
+		s.list.all = append(s.list.all, j)
+		if js.Listed {
+			s.list.jobs = append(s.list.jobs, j)
+		}
 	}
 	s.prev = nil
 	for _, ps := range st.Prev {

@@ -9,9 +9,10 @@ package strategy
 
 // pgJob is a slice still to explore and the prefix leading to it.
 type pgJob struct {
-	key string  // identity of the slice (its threads' paths and sites)
-	sl  pgSlice // key point counts, what the generators need
-	pre pgPrefix
+	key     string  // identity of the slice (its threads' paths and sites)
+	sl      pgSlice // key point counts, what the generators need
+	pre     pgPrefix
+	covered bool // another job's schedules host all of this one's
 }
 
 // pgSupported reports whether slice a is supported by slice b: no thread
@@ -104,6 +105,7 @@ func pgThreadAt(x pgPrefix, i int) (GID, bool) {
 // pgJobList is the job list with the updateJobs step of the paper.
 type pgJobList struct {
 	jobs []*pgJob
+	all  []*pgJob        // every job made, for the second pass over symmetric combinations
 	done map[string]bool // slices whose job ran out of schedules
 }
 
@@ -121,7 +123,49 @@ func (l *pgJobList) update(key string, sl pgSlice, pre pgPrefix) {
 			return
 		}
 	}
-	l.jobs = append(l.jobs, &pgJob{key: key, sl: sl, pre: pre})
+	j := &pgJob{key: key, sl: sl, pre: pre}
+	l.jobs = append(l.jobs, j)
+	l.all = append(l.all, j)
+}
+
+// covered reports whether another job of the list hosts every schedule of
+// job i: its slice supports job i's (a thread's extra key points run in its
+// last period, so the schedule of the smaller slice is one of the bigger
+// slice's) and its prefix admits every schedule job i's prefix admits. Of
+// two jobs covering each other the earlier stays. The paper only avoids
+// making a job whose slice the current job supports; without this check
+// the jobs of the first runs, whose slices grow while Period learns which
+// memory accesses are shared, and the initial job would each be explored in
+// full at every period number for nothing.
+func (l *pgJobList) covered(i int) bool {
+	j := l.jobs[i]
+	for k, o := range l.jobs {
+		if k == i || !pgSupported(j.sl, o.sl) || !pgWeaker(o.pre, j.pre) {
+			continue
+		}
+		if k > i && pgSupported(o.sl, j.sl) && pgWeaker(j.pre, o.pre) {
+			continue // the same schedules: the earlier job stays
+		}
+		return true
+	}
+	return false
+}
+
+// pgWeaker reports whether every schedule satisfying prefix b satisfies a.
+func pgWeaker(a, b pgPrefix) bool {
+	if len(a.Lit) > len(b.Lit) {
+		return false
+	}
+	for i, l := range a.Lit {
+		if b.Lit[i] != l {
+			return false
+		}
+	}
+	if !a.HasPat {
+		return true
+	}
+	t, ok := pgThreadAt(b, len(a.Lit))
+	return ok && t == a.Pat
 }
 
 // remove drops job i and marks its slice finished.
@@ -131,4 +175,16 @@ func (l *pgJobList) remove(i int) {
 	}
 	l.done[l.jobs[i].key] = true
 	l.jobs = append(l.jobs[:i], l.jobs[i+1:]...)
+}
+
+// again lists the jobs to explore in the second pass: every job made and
+// not covered by another, finished or not.
+func (l *pgJobList) again() []*pgJob {
+	var js []*pgJob
+	for _, j := range l.all {
+		if !j.covered {
+			js = append(js, j)
+		}
+	}
+	return js
 }

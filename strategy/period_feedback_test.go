@@ -223,7 +223,9 @@ func TestPeriodCheckpointRenumbered(t *testing.T) {
 	if job == nil {
 		t.Fatalf("job lost: %v", r.list.jobs)
 	}
-	want := pgCounts(map[GID]int{0: 1, 2: 2, 1: 3}) // 0.1 (now t2) has two key points, 0.2 (now t1) three
+	want := pgCounts(map[GID]int{0: 1, 2: 2, 1: 3})                     // 0.1 (now t2) has two key points, 0.2 (now t1) three
+	want.C = []int{0, 1, 2}                                             // three different threads
+	want.Cut = [][]bool{{false}, {false, false, false}, {false, false}} // no objects: no cut inside a thread, each thread's own length
 	if !reflect.DeepEqual(job.sl, want) {
 		t.Fatalf("restored slice %v, want %v", job.sl, want)
 	}

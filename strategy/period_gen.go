@@ -89,9 +89,54 @@ func (s pgSchedule) expand() []GID {
 
 // pgSlice is the generators' view of a dynamic key point slice: the number
 // of key points of each thread, threads sorted, every count at least one.
+// C, when set, groups interchangeable threads: C[i] is the index of the
+// first thread that ran the same key point sites as thread i (see pgParallel).
+// Cut, when set, tells where a period may end inside a thread: Cut[i][c]
+// is false when thread i's key point c+1 conflicts with no other thread's,
+// so ending a period after c of its key points would change nothing that
+// another thread can observe (a period that ends there is the same as one
+// that ends at the next visible key point).
+//
+// Par and Born, when set, tell who starts whom: Par[i] is the index of
+// thread i's creator in the slice (-1: none), Born[i] how many key points
+// the creator had run when it started thread i.
 type pgSlice struct {
-	T []GID
-	K []int
+	T    []GID
+	K    []int
+	C    []int
+	Cut  [][]bool
+	Par  []int
+	Born []int
+}
+
+// symmetric reports whether some threads of the slice are interchangeable.
+func (s pgSlice) symmetric() bool {
+	for i, c := range s.C {
+		if c != i {
+			return true
+		}
+	}
+	return false
+}
+
+// canonical reports whether a combination (sorted thread indices) takes
+// the first members of each class of interchangeable threads.
+func (s pgSlice) canonical(comb []int) bool {
+	if s.C == nil {
+		return true
+	}
+	in := make(map[int]bool, len(comb))
+	for _, i := range comb {
+		in[i] = true
+	}
+	for _, i := range comb {
+		for j := s.C[i]; j < i; j++ {
+			if s.C[j] == s.C[i] && !in[j] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // pgCounts converts per-thread counts into a pgSlice (dropping zeros).
@@ -196,6 +241,9 @@ type pgGen interface {
 // feasibility test keeps the odometer from entering dead ends.
 type pgSerialGen struct {
 	k       []int
+	cut     [][]bool // optional: where a thread's period may end (see pgSlice)
+	par     []int    // optional: creators and their key points at creation (see pgSlice)
+	born    []int
 	p       int
 	pat     []int
 	cnt     []int
@@ -352,8 +400,64 @@ func (g *pgSerialGen) nextCounts() bool {
 	return false
 }
 
-// nextRaw returns the next (pattern, counts) pair; the slices are reused.
+// nextRaw returns the next (pattern, counts) pair whose periods end only
+// where a thread may be cut; the slices are reused.
 func (g *pgSerialGen) nextRaw() ([]int, []int, bool) {
+	for {
+		pat, cnt, ok := g.nextVec()
+		if !ok || (g.cut == nil || g.cutsOK()) && (g.par == nil || g.bornOK()) {
+			return pat, cnt, ok
+		}
+	}
+}
+
+// cutsOK reports whether every period but a thread's last ends at a place
+// where the thread may be cut. Counts fixed by the prefix come from a run
+// and stay as they are.
+func (g *pgSerialGen) cutsOK() bool {
+	var buf [16]int
+	cum := buf[:0]
+	if len(g.k) > len(buf) {
+		cum = make([]int, 0, len(g.k))
+	}
+	cum = cum[:len(g.k)]
+	clear(cum)
+	for i, t := range g.pat {
+		cum[t] += g.cnt[i]
+		if c := g.cut[t]; c != nil && i >= g.nlit && cum[t] < g.k[t] && cum[t] < len(c) && !c[cum[t]] {
+			return false
+		}
+	}
+	return true
+}
+
+// bornOK reports whether every thread's first period (but the last
+// period, where everybody runs) comes after its creator, when the creator
+// has periods, has run the key points it runs before starting it. Other
+// schedules cannot run as written: the owner does not exist yet, so its
+// creator leads (see pgStrategy.ancestor) and the run is the same as that of
+// a schedule that gives the creator those key points, or none at all.
+func (g *pgSerialGen) bornOK() bool {
+	var buf [16]int
+	cum := buf[:0]
+	if len(g.k) > len(buf) {
+		cum = make([]int, 0, len(g.k))
+	}
+	cum = cum[:len(g.k)]
+	clear(cum)
+	for i, t := range g.pat[:g.p-1] {
+		if cum[t] == 0 && i >= g.nlit {
+			if a := g.par[t]; a >= 0 && cum[a] < g.born[t] {
+				return false
+			}
+		}
+		cum[t] += g.cnt[i]
+	}
+	return true
+}
+
+// nextVec returns the next (pattern, counts) pair.
+func (g *pgSerialGen) nextVec() ([]int, []int, bool) {
 	if g.done {
 		return nil, nil, false
 	}
@@ -395,7 +499,9 @@ func newPgSerial(sl pgSlice, p int, pre pgPrefix) pgGen {
 	if !ok {
 		return &pgSerial{gen: &pgSerialGen{done: true}}
 	}
-	return &pgSerial{sl: sl, gen: newPgSerialGen(sl.K, p, fixT, fixN)}
+	gen := newPgSerialGen(sl.K, p, fixT, fixN)
+	gen.cut, gen.par, gen.born = sl.Cut, sl.Par, sl.Born
+	return &pgSerial{sl: sl, gen: gen}
 }
 
 // pgFix translates a prefix into fixed positions over the slice's thread
@@ -441,9 +547,19 @@ func (g *pgSerial) next() (pgSchedule, bool) {
 // the schedule is the same as the one built from the combination where t is
 // neglected and a neglected thread takes its place, so only the variant
 // whose last-period thread is the smallest of the last period is kept.
+//
+// Threads that ran the same key point sites (ten goroutines started from one
+// loop) are interchangeable as far as the schedule can tell; sym splits the
+// combinations in two: symCanonical yields only those that take the first
+// members of every class (one representative choice), symOthers the rest.
+// Exploring the canonical ones first, for every period number, makes the
+// number of schedules that reach a bug depend on how many kinds of threads
+// there are, not how many threads: the paper's claim for the number of
+// periods, carried over to the number of schedules.
 type pgParallel struct {
 	sl   pgSlice
 	p    int
+	sym  pgSym
 	pre  pgPrefix
 	c    int   // combination size
 	comb []int // thread indices of the current combination
@@ -452,8 +568,21 @@ type pgParallel struct {
 	done bool
 }
 
+// pgSym selects combinations by symmetry.
+type pgSym uint8
+
+const (
+	symAll       pgSym = iota // every combination
+	symCanonical              // those taking the first members of each class
+	symOthers                 // the rest
+)
+
 func newPgParallel(sl pgSlice, p int, pre pgPrefix) pgGen {
-	g := &pgParallel{sl: sl, p: p, pre: pre}
+	return newPgParallelSym(sl, p, pre, symAll)
+}
+
+func newPgParallelSym(sl pgSlice, p int, pre pgPrefix, sym pgSym) pgGen {
+	g := &pgParallel{sl: sl, p: p, pre: pre, sym: sym}
 	if p < 1 || len(sl.T) == 0 || pre.len() > p {
 		g.done = true
 	}
@@ -499,6 +628,19 @@ func (g *pgParallel) startSerial() bool {
 	for _, i := range g.comb {
 		g.sub.T = append(g.sub.T, g.sl.T[i])
 		g.sub.K = append(g.sub.K, g.sl.K[i])
+		if g.sl.Cut != nil {
+			g.sub.Cut = append(g.sub.Cut, g.sl.Cut[i])
+		}
+		if g.sl.Par != nil {
+			a := -1 // a creator outside the combination runs in the last period: it leads
+			for k, j := range g.comb {
+				if j == g.sl.Par[i] {
+					a = k
+				}
+			}
+			g.sub.Par = append(g.sub.Par, a)
+			g.sub.Born = append(g.sub.Born, g.sl.Born[i])
+		}
 	}
 	pre := g.pre
 	if pre.HasPat && len(pre.Lit) == g.p-1 && g.sub.index(pre.Pat) < 0 {
@@ -510,6 +652,7 @@ func (g *pgParallel) startSerial() bool {
 		return false
 	}
 	g.ser = newPgSerialGen(g.sub.K, g.p, fixT, fixN)
+	g.ser.cut, g.ser.par, g.ser.born = g.sub.Cut, g.sub.Par, g.sub.Born
 	return true
 }
 
@@ -519,6 +662,9 @@ func (g *pgParallel) next() (pgSchedule, bool) {
 			if !g.nextComb() {
 				g.done = true
 				break
+			}
+			if g.sym != symAll && g.sl.canonical(g.comb) != (g.sym == symCanonical) {
+				continue
 			}
 			if !g.startSerial() {
 				g.ser = nil

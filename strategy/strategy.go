@@ -104,6 +104,9 @@ type Run struct {
 	Paths  []string // Paths[g] is the creation path of GID g (covers every GID in Events)
 	Buggy  bool     // the run found a bug
 	Cut    bool     // the run was cut short (step limit, hang, abort) before the test ended
+	// Born[g], when known, is how many key points g's creator had executed
+	// when it started g: g exists from the creator's key point Born[g]+1 on.
+	Born map[GID]int
 }
 
 // Slice returns the run's dynamic key point slice: per goroutine, the sites of
