@@ -37,6 +37,7 @@ func (r *pgRec) End(run *strategy.Run) {
 // between a setter's two writes. The parallel generator needs three periods
 // whatever N is; the serialized one needs a period for every thread.
 func TestPeriodReorder(t *testing.T) {
+	first := map[int64]int{}
 	for _, setters := range []int{10, 20} {
 		prog := sim.Reorder(setters + 1)
 		for seed := int64(0); seed < 5; seed++ {
@@ -46,6 +47,12 @@ func TestPeriodReorder(t *testing.T) {
 				t.Fatalf("period, %d setters, seed %d: no bug in %d schedules", setters, seed, r.Schedules)
 			}
 			t.Logf("period, %d setters, seed %d: first bug at schedule %d", setters, seed, r.FirstBug)
+			// The setters are interchangeable: the schedules tried first
+			// are the same whatever their number.
+			if f, ok := first[seed]; ok && f != r.FirstBug {
+				t.Fatalf("seed %d: first bug at schedule %d with 10 setters, %d with 20", seed, f, r.FirstBug)
+			}
+			first[seed] = r.FirstBug
 		}
 		s := pgNew(t, "period-serial", strategy.Options{Bound: setters + 4})
 		if r := sim.Explore(prog, s, 2000); r.FirstBug != 0 {
