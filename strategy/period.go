@@ -295,13 +295,16 @@ func (s *pgStrategy) start(sch pgSchedule, job *pgJob) {
 
 // Next is the periodical executor.
 func (s *pgStrategy) Next(enabled []Event) int {
-	for _, e := range enabled {
-		for int(e.G) >= len(s.seen) {
-			s.seen = append(s.seen, false)
-		}
-		s.seen[e.G] = true
-	}
 	last := len(s.cur) - 1
+	if s.per < last {
+		// Who exists, for leads; the last period needs none.
+		for _, e := range enabled {
+			for int(e.G) >= len(s.seen) {
+				s.seen = append(s.seen, false)
+			}
+			s.seen[e.G] = true
+		}
+	}
 	for s.per < last {
 		sl := s.cur[s.per][0] // periods before the last have one owner
 		if s.used < sl.N || s.lastOf[sl.T] == s.per {
