@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -91,6 +92,7 @@ func Prepare(opts PrepareOptions) ([]*TestPackage, error) {
 		patterns = []string{"."}
 	}
 	p := &preparer{
+		dir:     dir,
 		work:    work,
 		done:    map[string]*rewritten{},
 		goMods:  map[string]string{},
@@ -109,7 +111,7 @@ func Prepare(opts PrepareOptions) ([]*TestPackage, error) {
 		if len(pkgs) == 0 {
 			return nil, fmt.Errorf("pattern %s matched no packages", pat)
 		}
-		if msg := loadErrors(pkgs); msg != "" {
+		if msg := loadErrors(dir, loadDir, pkgs); msg != "" {
 			return nil, errors.New(msg)
 		}
 		tps, err := p.prepareAll(loadDir, pkgs)
@@ -200,16 +202,56 @@ func load(dir string, tests bool, patterns ...string) ([]*packages.Package, erro
 }
 
 // loadErrors lists the errors of every loaded package and its dependencies,
-// positions first, each once.
-func loadErrors(pkgs []*packages.Package) string {
-	seen := map[string]bool{}
-	var msgs []string
+// each once, files relative to dir where they lie below it. A package that
+// does not compile has its errors twice (and once more in its test variant):
+// from go list, as the compiler's output under a "# package" line, and from
+// the type checker. The compiler's are kept (those of go build: a syntax
+// error without the parser's follow-on errors), the type checker's only for
+// packages go list has no compiler output for. loadDir is where go list ran:
+// the compiler's relative file names start there.
+func loadErrors(dir, loadDir string, pkgs []*packages.Package) string {
+	compiled := map[string]bool{} // packages with compiler output
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
-			s := e.Error()
-			if !seen[s] {
-				seen[s] = true
-				msgs = append(msgs, s)
+			if e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# ") {
+				compiled[p.PkgPath] = true
+			}
+		}
+	})
+	seen := map[string]bool{}
+	var msgs []string
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			msgs = append(msgs, s)
+		}
+	}
+	rel := func(file string) string {
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(loadDir, file)
+		}
+		if r, err := filepath.Rel(dir, file); err == nil && !strings.HasPrefix(r, "..") {
+			return r
+		}
+		return file
+	}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			switch {
+			case e.Kind == packages.ListError && strings.HasPrefix(e.Msg, "# "):
+				for _, m := range compilerErrors(e.Msg) {
+					if p := filePos.FindStringSubmatch(m); p != nil {
+						m = rel(p[1]) + m[len(p[1]):]
+					}
+					add(m)
+				}
+			case e.Kind != packages.ListError && compiled[p.PkgPath]:
+				// The compiler said it already.
+			case filePos.MatchString(e.Pos + ": "):
+				p := filePos.FindStringSubmatch(e.Pos + ": ")
+				add(rel(p[1]) + e.Pos[len(p[1]):] + ": " + e.Msg)
+			default:
+				add(e.Msg)
 			}
 		}
 	})
@@ -219,6 +261,27 @@ func loadErrors(pkgs []*packages.Package) string {
 	return "errors loading packages:\n" + strings.Join(msgs, "\n")
 }
 
+// compilerErrors splits the compiler's output (a "# package" line, then one
+// error per line, continuation lines indented) into its errors.
+func compilerErrors(out string) []string {
+	var errs []string
+	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n")[1:] {
+		if l == "" {
+			continue
+		}
+		if (l[0] == ' ' || l[0] == '\t') && len(errs) > 0 {
+			errs[len(errs)-1] += "\n" + l
+			continue
+		}
+		errs = append(errs, l)
+	}
+	return errs
+}
+
+// filePos matches the position that starts an error message: file:line: or
+// file:line:col: (the file in the first group).
+var filePos = regexp.MustCompile(`^(.+?):[0-9]+(?::[0-9]+)?: `)
+
 // rewritten is the outcome of rewriting one original file.
 type rewritten struct {
 	replacement string // path in WorkDir; "" when the rewriter changed nothing
@@ -226,6 +289,7 @@ type rewritten struct {
 }
 
 type preparer struct {
+	dir       string // the user's directory: load errors name files relative to it
 	work      string
 	done      map[string]*rewritten // original path -> result, shared by all packages
 	goMods    map[string]string     // module dir -> overlaid go.mod ("" for our own module)
@@ -364,7 +428,7 @@ func (p *preparer) prepareAll(loadDir string, pkgs []*packages.Package) ([]*Test
 		if err != nil {
 			return nil, fmt.Errorf("loading dependencies: %v", err)
 		}
-		if msg := loadErrors(loaded); msg != "" {
+		if msg := loadErrors(p.dir, loadDir, loaded); msg != "" {
 			return nil, errors.New(msg)
 		}
 		for _, q := range loaded {

@@ -21,6 +21,7 @@ import (
 
 	period "github.com/period-dev/period"
 	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/packages"
 )
 
 const prepareData = "testdata/prepare"
@@ -285,6 +286,51 @@ func TestPrepareErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Prepare(%s) = %v, want an error containing %q", c.pattern, err, c.want)
 		}
+	}
+}
+
+// A package that does not compile is reported by go list (the compiler's
+// output) and by the type checker, in the package and in its test variant:
+// each error is printed once, as file:line relative to the directory.
+func TestPrepareCompileErrorOnce(t *testing.T) {
+	dir := filepath.Join(prepareData, "broken")
+	_, err := Prepare(PrepareOptions{Dir: dir, Patterns: []string{"./..."}, WorkDir: t.TempDir()})
+	if err == nil {
+		t.Fatal("a package that does not compile was prepared")
+	}
+	want := "errors loading packages:\nbad/bad.go:4:9: cannot use \"not an int\" (untyped string constant) as int value in return statement"
+	if err.Error() != want {
+		t.Errorf("got\n%v\nwant\n%s", err, want)
+	}
+}
+
+// The compiler's errors are preferred to the type checker's (a syntax error
+// without the parser's follow-on errors); the type checker's are kept for a
+// package go list has no compiler output for.
+func TestLoadErrors(t *testing.T) {
+	dir := filepath.FromSlash("/src/m")
+	plain := &packages.Package{ID: "m/a", PkgPath: "m/a", Errors: []packages.Error{
+		{Kind: packages.ListError, Msg: "# m/a\na/a.go:3:9: syntax error: unexpected }\na/b.go:1:1: a note:\n\tdetails"},
+		{Kind: packages.ParseError, Pos: filepath.FromSlash("/src/m/a/a.go:3:9"), Msg: "expected operand, found '}'"},
+		{Kind: packages.ParseError, Pos: filepath.FromSlash("/src/m/a/a.go:3:11"), Msg: "expected ';', found 'EOF'"},
+	}}
+	variant := &packages.Package{ID: "m/a [m/a.test]", PkgPath: "m/a", Errors: []packages.Error{
+		{Kind: packages.ListError, Msg: "# m/a [m/a.test]\na/a.go:3:9: syntax error: unexpected }\na/b.go:1:1: a note:\n\tdetails"},
+	}}
+	other := &packages.Package{ID: "m/c", PkgPath: "m/c", Errors: []packages.Error{
+		{Kind: packages.TypeError, Pos: filepath.FromSlash("/src/m/c/c.go:5:2"), Msg: "undefined: x"},
+		{Kind: packages.TypeError, Pos: filepath.FromSlash("/elsewhere/d.go:7"), Msg: "undefined: y"},
+		{Kind: packages.ListError, Msg: "no Go files"},
+	}}
+	got := loadErrors(dir, dir, []*packages.Package{plain, variant, other})
+	want := strings.Join([]string{"errors loading packages:",
+		filepath.FromSlash("a/a.go") + ":3:9: syntax error: unexpected }",
+		filepath.FromSlash("a/b.go") + ":1:1: a note:\n\tdetails",
+		filepath.FromSlash("c/c.go") + ":5:2: undefined: x",
+		filepath.FromSlash("/elsewhere/d.go") + ":7: undefined: y",
+		"no Go files"}, "\n")
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
 

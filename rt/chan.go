@@ -149,6 +149,21 @@ func (e *engine) firePartner(g *gstate, h *hchan, send bool) {
 	e.wakeUp(p)
 }
 
+// awaitPartner is called by g right after the real operation of a
+// rendezvous it completed as the current goroutine: it waits until the
+// partner it woke has reached its next key point (or ended). Without it both
+// would run their code up to their next key points at the same time, and
+// what that code does outside control (a virtual context's cancel and Err,
+// uninstrumented packages) would race for real: the same schedule could end
+// differently from one run to the next.
+func (e *engine) awaitPartner(g *gstate) {
+	e.mu.Lock()
+	for e.transit > 0 && e.cur == g && !e.finished {
+		e.cond.Wait()
+	}
+	e.mu.Unlock()
+}
+
 // chanOp is the common path of send and receive hooks: the key point, then
 // (with e.mu released) the caller performs the real operation, which can no
 // longer block for long.
@@ -174,6 +189,9 @@ func Send[T any](site string, ch chan<- T, v T) {
 	switch m {
 	case modeControl:
 		e.chanOp(g, site, schanOf(ch), true)
+		ch <- v
+		e.awaitPartner(g)
+		return
 	case modeSkip:
 		return
 	}
@@ -193,6 +211,9 @@ func Recv2[T any](site string, ch <-chan T) (T, bool) {
 	switch m {
 	case modeControl:
 		e.chanOp(g, site, rchanOf(ch), false)
+		v, ok := <-ch
+		e.awaitPartner(g)
+		return v, ok
 	case modeSkip:
 		var zero T
 		return zero, false
@@ -308,8 +329,19 @@ func DefaultIf(sel int) <-chan struct{} {
 	return nil
 }
 
-// SelectDone is the first statement of every case body of a rewritten select.
-func SelectDone(sel int) {}
+// SelectDone is the first statement of every case body of a rewritten
+// select: after the real operation of a case that was a rendezvous, the
+// goroutine waits for its partner (awaitPartner).
+func SelectDone(sel int) {
+	if sel < 0 {
+		return // default, or not controlled
+	}
+	e := eng
+	if g, m := e.enter(); m == modeControl {
+		e.mu.Unlock()
+		e.awaitPartner(g)
+	}
+}
 
 // BlockForever is `select {}`.
 func BlockForever(site string) {

@@ -417,8 +417,9 @@ func exploreNative(t *testing.T, tt Test, cfg Config, restores []func(), sum Sum
 	return sum
 }
 
-// panicLocation finds the first user frame ("file.go:line") of a panic
-// stack: frames of Go's runtime, testing and sync, and of Period's own
+// panicLocation finds the first user frame of a panic stack, as
+// trace.ModuleLoc writes it (module-relative file:line, like key-point
+// sites): frames of Go's runtime, testing and sync, and of Period's own
 // runtime (wherever the build placed its files), are skipped.
 func panicLocation(stack []byte) string {
 	lines := strings.Split(string(stack), "\n")
@@ -437,7 +438,7 @@ func panicLocation(stack []byte) string {
 		if strings.Contains(loc, "/src/runtime/") || strings.Contains(loc, "/src/testing/") || strings.Contains(loc, "/src/sync/") {
 			continue
 		}
-		return shortLoc(loc)
+		return trace.ModuleLoc(loc)
 	}
 	return ""
 }
@@ -446,13 +447,4 @@ func panicLocation(stack []byte) string {
 func isPeriodFrame(fn string) bool {
 	fn = strings.TrimPrefix(fn, "created by ")
 	return strings.HasPrefix(fn, "github.com/period-dev/period/rt.")
-}
-
-// shortLoc keeps the last two path elements of file:line.
-func shortLoc(loc string) string {
-	parts := strings.Split(loc, "/")
-	if len(parts) > 2 {
-		parts = parts[len(parts)-2:]
-	}
-	return strings.Join(parts, "/")
 }

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/period-dev/period/trace"
 )
 
 // exitIfStuck is called, e.mu held, when the watchdog has reported a hang
@@ -105,7 +107,7 @@ func stuckFrame(stack []byte) string {
 		if k := strings.LastIndex(file, " +0x"); k >= 0 {
 			file = file[:k]
 		}
-		return shortLoc(file)
+		return trace.ModuleLoc(file)
 	}
 	return panicLocation(stack)
 }

@@ -83,7 +83,7 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 		if err != nil && runErr == nil {
 			return nil, err
 		}
-		failMsgs := parseFailures(out)
+		failMsgs := parseFailures(out, b.Dir)
 		inFlight := ""
 		flightSchedule := 0
 		for _, l := range lines {
@@ -290,7 +290,7 @@ type failMsg struct {
 
 // parseFailures collects, per schedule, the t.Error/t.Fatal lines package
 // testing printed (the test process cannot read them back itself).
-func parseFailures(out []byte) map[failKey]*failMsg {
+func parseFailures(out []byte, dir string) map[failKey]*failMsg {
 	msgs := map[failKey]*failMsg{}
 	var cur failKey
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -310,13 +310,30 @@ func parseFailures(out []byte) map[failKey]*failMsg {
 		if m := logLine.FindStringSubmatch(line); m != nil && cur.test != "" {
 			f := msgs[cur]
 			if f == nil {
-				f = &failMsg{location: m[1] + ":" + m[2]}
+				f = &failMsg{location: packageLoc(dir, m[1]) + ":" + m[2]}
 				msgs[cur] = f
 			}
 			f.text = append(f.text, m[1]+":"+m[2]+": "+m[3])
 		}
 	}
 	return msgs
+}
+
+// packageLoc renders the file of a test's log line (package testing prints
+// its base name) like every bug location: relative to the module root, when
+// the file is in the package directory dir.
+func packageLoc(dir, file string) string {
+	if filepath.Base(file) != file || dir == "" {
+		return file
+	}
+	p, err := filepath.Abs(filepath.Join(dir, file))
+	if err != nil {
+		return file
+	}
+	if _, err := os.Stat(p); err != nil {
+		return file
+	}
+	return trace.ModuleLoc(p)
 }
 
 // enrich gives "fail" bugs the messages and location the test printed, and
@@ -396,7 +413,7 @@ func crashLocation(out []byte) string {
 		if strings.Contains(file, "/src/runtime/") || strings.Contains(file, "/src/testing/") || strings.Contains(file, "/rt/") {
 			continue
 		}
-		return filepath.Base(filepath.Dir(file)) + "/" + filepath.Base(file) + ":" + string(m[2])
+		return trace.ModuleLoc(file + ":" + string(m[2]))
 	}
 	return ""
 }

@@ -1,0 +1,132 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/period-dev/period/strategy"
+)
+
+// testRecord is testRandom that also appends every run (its interleaving and
+// whether it found a bug) to the file named by PERIOD_TEST_RECORD, so that
+// two explorations can be compared schedule by schedule.
+type testRecord struct {
+	testRandom
+	path string
+}
+
+func (s *testRecord) Name() string { return "test-record" }
+func (s *testRecord) End(r *strategy.Run) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "s%d buggy=%v cut=%v:", r.Index+1, r.Buggy, r.Cut)
+	for _, ev := range r.Events {
+		fmt.Fprintf(&b, " %s/%s/%s", r.Paths[ev.G], ev.Op, ev.Site) // not Obj: an address
+	}
+	f, err := os.OpenFile(s.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Fprintln(f, b.String())
+	f.Close()
+}
+
+func init() {
+	strategy.Register("test-record", func(o strategy.Options) strategy.Strategy {
+		return &testRecord{testRandom: testRandom{r: rand.New(rand.NewSource(o.Seed)), max: o.Budget}, path: os.Getenv("PERIOD_TEST_RECORD")}
+	})
+	// bench/goctxleak: the producer checks its context, then sends. Between
+	// key points, the code after a rendezvous calls the virtual context
+	// (cancel, Err), which is not a key point; real jitter makes any overlap
+	// of the two goroutines' code show as a different outcome.
+	jitter := func() { time.Sleep(time.Duration(rand.Intn(300)) * time.Microsecond) }
+	programs["ctxrace"] = func(t *testing.T) {
+		ctx, cancel := WithCancel(contextBackground())
+		out := make(chan int)
+		Go("go", func() {
+			for i := 1; i <= 3; i++ {
+				jitter()
+				if ctx.Err() != nil {
+					return
+				}
+				Send("send", out, i)
+			}
+			Close("close", out)
+		})
+		v := Recv("recv", out)
+		jitter()
+		cancel()
+		if v != 1 {
+			t.Errorf("first = %d", v)
+		}
+	}
+	// The same check-then-act race through a select on both sides.
+	programs["ctxraceselect"] = func(t *testing.T) {
+		ctx, cancel := WithCancel(contextBackground())
+		out := make(chan int)
+		Go("go", func() {
+			for i := 1; i <= 3; i++ {
+				jitter()
+				if ctx.Err() != nil {
+					return
+				}
+				sel := Select("psel", false, SendCase(out))
+				select {
+				case SendIf(sel, 0, out) <- i:
+					SelectDone(sel)
+				}
+			}
+		})
+		sel := Select("rsel", false, RecvCase(out))
+		select {
+		case <-RecvIf(sel, 0, out):
+			SelectDone(sel)
+		}
+		jitter()
+		cancel()
+	}
+}
+
+// TestSameSeedSameSchedules: one seed, two explorations, every schedule the
+// same interleaving with the same outcome. The goroutines woken by a
+// rendezvous used to run on together up to their next key points, so that
+// uncontrolled code between them (here a context's cancel and Err) decided
+// some schedules' outcome by real timing (bench/goctxleak: 508 then 509
+// buggy schedules of 1000 with the same seed).
+func TestSameSeedSameSchedules(t *testing.T) {
+	for _, prog := range []string{"ctxrace", "ctxraceselect"} {
+		t.Run(prog, func(t *testing.T) {
+			var runs [2][]string
+			for i := range runs {
+				rec := t.TempDir() + "/record"
+				t.Setenv("PERIOD_TEST_RECORD", rec)
+				s := runChild(t, prog, Config{Strategy: "test-record", Budget: 60, Seed: 3, Continue: true, NoRace: true})
+				data, err := os.ReadFile(rec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				runs[i] = strings.Split(strings.TrimSpace(string(data)), "\n")
+				if len(runs[i]) != s.Schedules || s.Schedules != 60 {
+					t.Fatalf("%d schedules recorded, %d explored", len(runs[i]), s.Schedules)
+				}
+			}
+			buggy := 0
+			for k := range runs[0] {
+				if runs[0][k] != runs[1][k] {
+					t.Errorf("same seed, schedule %d differs:\n  %s\n  %s", k+1, runs[0][k], runs[1][k])
+				}
+				if strings.Contains(runs[0][k], "buggy=true") {
+					buggy++
+				}
+			}
+			if buggy == 0 || buggy == len(runs[0]) {
+				t.Errorf("%d of %d schedules leak: the program should leak in some schedules only", buggy, len(runs[0]))
+			}
+		})
+	}
+}
