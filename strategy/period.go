@@ -23,12 +23,13 @@ import (
 //
 // How the paper's executor maps onto the Strategy contract:
 //   - A period is complete when its owner used its quota, or when the owner
-//     is absent from the enabled set (blocked, exited, or not created yet).
-//     The engine is serial and knows who is enabled, so completion is exact:
-//     no timers, and no false deadlock. A period whose owner cannot run is
-//     therefore skipped, which also covers infeasible schedules: when
-//     nothing the schedule allows is enabled, we fall through to the next
-//     period.
+//     is absent from the enabled set (blocked or exited). The engine is
+//     serial and knows who is enabled, so completion is exact: no timers,
+//     and no false deadlock. A period whose owner cannot run is therefore
+//     skipped, which also covers infeasible schedules: when nothing the
+//     schedule allows is enabled, we fall through to the next period. An
+//     owner that does not exist yet is led into existence by its creator
+//     (see ancestor).
 //   - A thread's extra key points stay in its last period: there its quota
 //     is unlimited. Threads the schedule does not name, and threads whose
 //     periods are over, run in the last period.
@@ -66,10 +67,36 @@ import (
 //     pgParallel); the paper's enumeration would, when a combination's last
 //     thread runs only in the last period.
 //
-// In Go the test goroutine (t0) creates the others, so a schedule whose
-// first period belongs to a child is skipped until t0 has run: bugs whose
-// threads are spawned by t0 typically need one period more than in the
-// paper, where main is not a thread under test.
+// Go adaptations (the paper's C programs have their threads before any
+// period starts, and name threads by creation order):
+//   - Leads: in Go the test goroutine (t0) creates the others. A period
+//     whose owner does not exist yet lets the owner's creator run until it
+//     does (ancestor), so <{t3,t3},{t1},{..}> runs as written without
+//     spending a period on t0; leads stay out of the effective schedule.
+//   - Creation order: schedules that give a goroutine a period before its
+//     creator, which has periods of its own, has started it are not
+//     generated (pgSerialGen.bornOK): they would run as some other schedule.
+//   - Cuts: a period ends only before a key point that conflicts with
+//     another goroutine's (same object, not two reads), and not where the
+//     goroutine is alone (pgCuts). Other ends give the same runs.
+//   - Symmetry: goroutines that ran the same key point sites (ten workers
+//     started by one loop) are interchangeable for the schedule. The first
+//     pass over 1..P periods takes only combinations with the first members
+//     of each class; a second pass takes the rest (pgParallel). The number
+//     of schedules that reach a bug then depends on how many kinds of
+//     goroutines there are, not how many goroutines.
+//   - Covered jobs: a job whose schedules another job hosts (its slice
+//     supports this one's, its prefix admits more) is dropped
+//     (pgJobList.covered): while Period learns which memory accesses are
+//     shared, the first runs make growing slices whose jobs would each be
+//     explored in full.
+//   - The test goroutine's periods are tried last (rootLast): it usually
+//     sets up, starts the others, waits and checks, ordered with them by the
+//     go statement and the wait.
+// None of these removes a schedule that could run differently from every
+// schedule kept, except where the heuristics' premises fail (a conflict
+// seen in no run, interchangeable goroutines that differ in data), and the
+// second pass still reaches the latter within the bound.
 type pgStrategy struct {
 	name   string
 	serial bool // use the serialized generator (rules R1-R4) instead of the parallel one
