@@ -93,6 +93,7 @@ import (
 //   - The test goroutine's periods are tried last (rootLast): it usually
 //     sets up, starts the others, waits and checks, ordered with them by the
 //     go statement and the wait.
+//
 // None of these removes a schedule that could run differently from every
 // schedule kept, except where the heuristics' premises fail (a conflict
 // seen in no run, interchangeable goroutines that differ in data), and the
