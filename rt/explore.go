@@ -377,7 +377,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 // traceOf builds the replay record of the current run.
 func (e *engine) traceOf(cfg Config, test string, schedule int, b bug) *trace.Trace {
 	return &trace.Trace{
-		Package: cfg.Package, Dir: cfg.Dir, Test: test, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound,
+		Package: cfg.Package, Dir: cfg.Dir, Test: test, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound, NoRace: cfg.NoRace,
 		Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
 		Shared: e.mem.sharedSites(), Entries: e.entries(),
 	}

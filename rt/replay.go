@@ -85,6 +85,9 @@ func replayOne(t *testing.T, tt Test, cfg Config, tr *trace.Trace, restores []fu
 	start := time.Now()
 	sum := Summary{Action: "summary", Package: cfg.Package, Test: tt.Name, Strategy: "replay:" + tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, Schedules: 1}
 	e := eng
+	if tr.NoRace {
+		cfg.NoRace = true // as when the bug was found: a race would come first and end nothing
+	}
 	e.cfg = config{Config: cfg, maxSteps: cfg.MaxSteps, watchdog: cfg.Watchdog, hangAfter: cfg.HangAfter}
 	e.strat = nil
 	rep := &replayer{t: tr}

@@ -14,6 +14,7 @@
 //	strategy random
 //	seed 1
 //	bound 0
+//	race off                       (optional: found with data-race detection off)
 //	schedule 17
 //	bug deadlock
 //	location pkg/file.go:12
@@ -59,7 +60,8 @@ type Trace struct {
 	Strategy string
 	Seed     int64
 	Bound    int
-	Schedule int // 1-based index of the schedule in its exploration
+	Schedule int  // 1-based index of the schedule in its exploration
+	NoRace   bool // data-race detection was off (a replay keeps it off)
 
 	Kind     string // bug kind: fail, panic, deadlock, leak, hang, race
 	Location string // file:line of the failure, or ""
@@ -74,7 +76,11 @@ func (t *Trace) Write(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s %d\n", magic, Version)
 	fmt.Fprintf(bw, "package %s\ndir %s\ntest %s\nstrategy %s\n", t.Package, t.Dir, t.Test, t.Strategy)
-	fmt.Fprintf(bw, "seed %d\nbound %d\nschedule %d\n", t.Seed, t.Bound, t.Schedule)
+	fmt.Fprintf(bw, "seed %d\nbound %d\n", t.Seed, t.Bound)
+	if t.NoRace {
+		fmt.Fprintln(bw, "race off")
+	}
+	fmt.Fprintf(bw, "schedule %d\n", t.Schedule)
 	fmt.Fprintf(bw, "bug %s\nlocation %s\nmessage %s\n", t.Kind, t.Location, strconv.Quote(t.Message))
 	for _, s := range t.Shared {
 		fmt.Fprintf(bw, "shared %s\n", s)
@@ -167,6 +173,11 @@ func Read(r io.Reader) (*Trace, error) {
 			t.Bound, err = strconv.Atoi(rest)
 		case "schedule":
 			t.Schedule, err = strconv.Atoi(rest)
+		case "race":
+			if rest != "off" {
+				err = errors.New("race: want off")
+			}
+			t.NoRace = true
 		case "bug":
 			t.Kind = rest
 		case "location":

@@ -37,6 +37,16 @@ func TestRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(got, sample()) {
 		t.Fatalf("round trip changed the trace:\n got %+v\nwant %+v", got, sample())
 	}
+	off := sample()
+	off.NoRace = true
+	buf.Reset()
+	off.Write(&buf)
+	if !strings.Contains(buf.String(), "\nrace off\n") {
+		t.Fatalf("no race line:\n%s", buf.String())
+	}
+	if got, err := Read(&buf); err != nil || !got.NoRace {
+		t.Fatalf("race off lost: %v %+v", err, got)
+	}
 }
 
 func TestCorruptFilesAreRejected(t *testing.T) {
@@ -51,6 +61,7 @@ func TestCorruptFilesAreRejected(t *testing.T) {
 		"bad step":    strings.Replace(good, "step 0.1 lock p/x.go:3", "step 0.1", 1),
 		"bad choice":  strings.Replace(good, "choose 3 2", "choose 3 5", 1),
 		"unknown":     strings.Replace(good, "seed 7", "sed 7", 1),
+		"bad race":    strings.Replace(good, "schedule 12", "race on\nschedule 12", 1),
 	}
 	for name, text := range cases {
 		if _, err := Read(strings.NewReader(text)); err == nil {
