@@ -178,6 +178,7 @@ func Send[T any](site string, ch chan<- T, v T) {
 		return
 	}
 	ch <- v
+	e.opDone(g)
 }
 
 // Recv is `<-ch`.
@@ -198,6 +199,7 @@ func Recv2[T any](site string, ch <-chan T) (T, bool) {
 		return zero, false
 	}
 	v, ok := <-ch
+	e.opDone(g)
 	return v, ok
 }
 
@@ -216,6 +218,7 @@ func Close[T any](site string, ch chan<- T) {
 		return
 	}
 	close(ch)
+	e.opDone(g)
 }
 
 // Case is one case of a select, built by SendCase or RecvCase.

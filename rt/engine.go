@@ -83,18 +83,26 @@ type gstate struct {
 type choiceRec struct{ at, n, k int }
 
 // entries renders the run so far as replay entries.
-func (e *engine) entries() []trace.Entry {
-	out := make([]trace.Entry, 0, len(e.events)+len(e.choices))
+// upTo > 0 keeps only the first upTo events (and the choices made by them).
+func (e *engine) entries(upTo int) []trace.Entry {
+	events, choices := e.events, e.choices
+	if upTo > 0 && upTo < len(events) {
+		events = events[:upTo]
+		for len(choices) > 0 && choices[len(choices)-1].at > upTo {
+			choices = choices[:len(choices)-1]
+		}
+	}
+	out := make([]trace.Entry, 0, len(events)+len(choices))
 	c := 0
-	for i, ev := range e.events {
-		for c < len(e.choices) && e.choices[c].at == i {
-			out = append(out, trace.Entry{Choice: true, N: e.choices[c].n, K: e.choices[c].k})
+	for i, ev := range events {
+		for c < len(choices) && choices[c].at == i {
+			out = append(out, trace.Entry{Choice: true, N: choices[c].n, K: choices[c].k})
 			c++
 		}
 		out = append(out, trace.Entry{G: pathOf(ev.G), Op: ev.Op.String(), Site: ev.Site})
 	}
-	for ; c < len(e.choices); c++ {
-		out = append(out, trace.Entry{Choice: true, N: e.choices[c].n, K: e.choices[c].k})
+	for ; c < len(choices); c++ {
+		out = append(out, trace.Entry{Choice: true, N: choices[c].n, K: choices[c].k})
 	}
 	return out
 }
@@ -111,6 +119,7 @@ type bug struct {
 	message  string
 	location string
 	key      string // identity for reporting each distinct bug once ("" = derived)
+	upTo     int    // events the replay record keeps (0: all; see reportEnd)
 }
 
 type engine struct {
@@ -127,9 +136,14 @@ type engine struct {
 	gs       []*gstate
 	byGoid   map[int64]*gstate
 	cur      *gstate
-	transit  int     // goroutines settling after a rendezvous
-	yielder  *gstate // yielded last; not enabled again until another goroutine steps
-	outside  int     // hooks called by goroutines outside control in this run
+	transit  int               // goroutines settling after a rendezvous
+	yielder  *gstate           // yielded last; not enabled again until another goroutine steps
+	releaser strategy.Releaser // the strategy, when it may release runs to free mode (Config.Parallel)
+	free     bool              // free mode (free.go): e.cur is the goroutine whose key point is under way
+	freeOver bool              // free mode was left in this run; it does not come back
+	leaving  bool              // a goroutine waits to take control back from free mode
+	frand    uint64            // free mode's PRNG state
+	outside  int               // hooks called by goroutines outside control in this run
 	detached int
 	seq      uint64
 	steps    int
@@ -255,7 +269,7 @@ func (e *engine) point(g *gstate) {
 		}
 		g.status = gParked
 		e.settle(g)
-		if e.cur == nil && e.transit == 0 && !e.finished {
+		if e.cur == nil && (e.transit == 0 || e.free) && !e.finished {
 			// Nobody is running (everyone else was blocked or detached): decide now.
 			e.decide(g)
 			if e.cur == g {
@@ -324,7 +338,12 @@ func (e *engine) wakeUp(g *gstate) {
 // decide picks the next goroutine and makes it current. from is the deciding
 // goroutine (parked at its key point) or nil. e.mu is held.
 func (e *engine) decide(from *gstate) {
-	for e.transit > 0 && !e.finished {
+	if e.free && e.leaving {
+		e.cur = nil
+		e.cond.Broadcast() // leaveFree takes over
+		return
+	}
+	for e.transit > 0 && !e.finished && !e.free {
 		e.cond.Wait()
 		if e.cur != nil && e.cur != from {
 			// While e.mu was released, the partner in transit reached its
@@ -337,6 +356,11 @@ func (e *engine) decide(from *gstate) {
 	for !e.finished {
 		enabled := e.enabled()
 		if len(enabled) == 0 {
+			if e.free && e.anyRunning() {
+				// Free goroutines will reach key points (or exit): not blocked.
+				e.cur = nil
+				return
+			}
 			if e.rootDone && e.afterRoot >= timerLeakAdvances && e.detached == 0 {
 				e.allBlocked()
 				return
@@ -368,16 +392,20 @@ func (e *engine) decide(from *gstate) {
 		}
 		e.evBuf = evs
 		var i int
-		if e.replay != nil {
+		switch {
+		case e.free:
+			i = e.freeRand(len(enabled))
+		case e.replay != nil:
 			i = e.replay.next(e, enabled)
 			if i < 0 {
 				return // diverged: the replayer stopped the run
 			}
-		} else {
+		default:
 			i = e.strat.Next(evs)
 			if i < 0 || i >= len(enabled) {
 				panic(fmt.Sprintf("period: strategy %s picked %d of %d enabled goroutines", e.strat.Name(), i, len(enabled)))
 			}
+			e.free = e.releaser != nil && !e.freeOver && e.releaser.Release()
 		}
 		next := enabled[i]
 		if next.p.op == strategy.OpYield {
@@ -415,12 +443,13 @@ func (e *engine) enabled() []*gstate {
 			en[i] = g
 		}
 	}
-	if y := e.yielder; y != nil && len(en) > 1 && e.replay == nil {
+	if y := e.yielder; y != nil && (len(en) > 1 || e.free && e.anyRunning()) && e.replay == nil {
 		// Fairness after runtime.Gosched: a goroutine that just yielded
 		// waits until another one has taken a step (CHESS's fair scheduling
 		// in its simplest form). Without it, a strategy that prefers one
 		// goroutine could spin a correct CAS-and-yield loop forever.
 		// A replay follows its record, which the filter can only narrow.
+		// In free mode, goroutines still running count as others.
 		for i, g := range en {
 			if g == y {
 				en = append(en[:i], en[i+1:]...)
@@ -617,7 +646,7 @@ func (e *engine) exit(g *gstate, r any, normal bool) {
 		return
 	}
 	if r != nil {
-		e.report(bug{kind: "panic", message: fmt.Sprintf("panic in goroutine g%s: %v\n%s", g.path, r, cleanStack(stack)), location: panicLocation(stack)})
+		e.reportEnd(g, bug{kind: "panic", message: fmt.Sprintf("panic in goroutine g%s: %v\n%s", g.path, r, cleanStack(stack)), location: panicLocation(stack)})
 		e.stop()
 		return
 	}
@@ -697,7 +726,7 @@ func (e *engine) rootExit(root *gstate, r any) {
 		return
 	}
 	if r != nil {
-		e.report(bug{kind: "panic", message: fmt.Sprintf("panic in the test goroutine: %v\n%s", r, cleanStack(stack)), location: panicLocation(stack)})
+		e.reportEnd(root, bug{kind: "panic", message: fmt.Sprintf("panic in the test goroutine: %v\n%s", r, cleanStack(stack)), location: panicLocation(stack)})
 		e.stop()
 		return
 	}
@@ -756,6 +785,16 @@ func (e *engine) watchdog() (stop func()) {
 				for _, g := range e.gs {
 					if g.settling {
 						e.settle(g)
+						g.status = gDetached
+						e.detached++
+					}
+				}
+			}
+			if e.free && e.cur == nil && now.Sub(stalledSince) > limit {
+				// Free goroutines that reach no key point while nobody
+				// else can move: detached, as the serial engine would.
+				for _, g := range e.gs {
+					if g.status == gRunning && !g.settling {
 						g.status = gDetached
 						e.detached++
 					}

@@ -37,6 +37,7 @@ type Config struct {
 	Continue bool // keep exploring after a bug; report each distinct bug once
 	Focus    string
 	NoRace   bool // turn data-race detection off
+	Parallel bool // strategies that release runs (PERIOD's last period) run them free: see free.go
 
 	MaxSteps  int           // steps per schedule before a hang is reported
 	Watchdog  time.Duration // a goroutine without a key point for this long is detached
@@ -219,6 +220,8 @@ func (e *engine) resetRun(idx int) {
 	e.yielder = nil
 	e.outside = 0
 	e.transit, e.detached, e.seq, e.steps = 0, 0, 0, 0
+	e.free, e.freeOver, e.leaving = false, false, false
+	e.frand = uint64(e.cfg.Seed)*0xd1b54a32d192ed03 ^ uint64(idx+1)
 	e.events = nil
 	e.choices = nil
 	e.stopping, e.finished, e.rootDone = false, false, false
@@ -281,6 +284,10 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 	e.cfg = config{Config: cfg, maxSteps: cfg.MaxSteps, watchdog: cfg.Watchdog, hangAfter: cfg.HangAfter}
 	e.strat = st
 	e.replay = nil
+	e.releaser = nil
+	if r, ok := st.(strategy.Releaser); ok && cfg.Parallel {
+		e.releaser = r
+	}
 	e.mem.shared = map[string]bool{}
 	e.mem.learned = nil
 	e.mem.frozen = false
@@ -373,7 +380,7 @@ func (e *engine) traceOf(cfg Config, test string, schedule int, b bug) *trace.Tr
 	return &trace.Trace{
 		Package: cfg.Package, Dir: cfg.Dir, Test: test, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound,
 		Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
-		Shared: e.mem.sharedSites(), Entries: e.entries(),
+		Shared: e.mem.sharedSites(), Entries: e.entries(b.upTo),
 	}
 }
 

@@ -87,6 +87,7 @@ func replayOne(t *testing.T, tt Test, cfg Config, tr *trace.Trace, restores []fu
 	e := eng
 	e.cfg = config{Config: cfg, maxSteps: cfg.MaxSteps, watchdog: cfg.Watchdog, hangAfter: cfg.HangAfter}
 	e.strat = nil
+	e.releaser = nil
 	rep := &replayer{t: tr}
 	e.replay = rep
 	e.mem.shared = map[string]bool{}

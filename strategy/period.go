@@ -94,6 +94,7 @@ type pgStrategy struct {
 	used   int         // key points run in the current period
 	picks  []pgPick
 	rng    pgRand
+	freeAt int // picks before the run was released to free mode (Release); -1: not released
 
 	paths       []string // GID -> creation path, from the latest run
 	provisional []string // path table of a restored checkpoint, until a run confirms it
@@ -191,7 +192,7 @@ func (s *pgStrategy) start(sch pgSchedule, job *pgJob) {
 			s.lastOf[sl.T] = i
 		}
 	}
-	s.per, s.used, s.picks = 0, 0, s.picks[:0]
+	s.per, s.used, s.picks, s.freeAt = 0, 0, s.picks[:0], -1
 	s.rng = pgRand{uint64(s.seed)*0x9e3779b97f4a7c15 ^ (uint64(s.runs)+1)*0xd1b54a32d192ed03}
 	s.runs++
 }
@@ -238,6 +239,18 @@ func (s *pgStrategy) lastPick(enabled []Event, last int) int {
 	return 0
 }
 
+// Release lets the last period of the parallel generator run free, as in
+// the paper (rt.Config.Parallel); the serialized generator keeps R1 there.
+func (s *pgStrategy) Release() bool {
+	if s.serial || s.per < len(s.cur)-1 {
+		return false
+	}
+	if s.freeAt < 0 {
+		s.freeAt = len(s.picks)
+	}
+	return true
+}
+
 // Choose samples which alternative fires from the run's PRNG.
 func (s *pgStrategy) Choose(at Event, n int) int { return s.rng.intn(n) }
 
@@ -247,6 +260,14 @@ func (s *pgStrategy) End(r *Run) {
 		s.confirmPaths(r.Paths)
 	}
 	s.paths = r.Paths
+	if s.freeAt >= 0 && s.freeAt <= len(r.Events) {
+		// Everything from the release on ran in the last period, in the
+		// order the engine recorded, whoever picked it.
+		s.picks = s.picks[:s.freeAt]
+		for _, e := range r.Events[s.freeAt:] {
+			s.picks = append(s.picks, pgPick{len(s.cur) - 1, e.G})
+		}
+	}
 	counts := map[GID]int{}
 	for _, e := range r.Events {
 		if e.Op != OpExit {

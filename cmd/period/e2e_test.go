@@ -73,7 +73,13 @@ func gitStatus(t *testing.T, dir string) string {
 	return string(out)
 }
 
-func TestExamples(t *testing.T) {
+func TestExamples(t *testing.T) { testExamples(t) }
+
+// TestExamplesParallel explores with PERIOD's last period running truly in
+// parallel: no false alarm, no missed bug, and every bug replays.
+func TestExamplesParallel(t *testing.T) { testExamples(t, "-parallel") }
+
+func testExamples(t *testing.T, flags ...string) {
 	if testing.Short() {
 		t.Skip("builds and explores every example")
 	}
@@ -86,7 +92,8 @@ func TestExamples(t *testing.T) {
 			if len(want) == 0 {
 				t.Skip("no annotated tests")
 			}
-			code, sums, stderr := periodJSON(t, "test", "-json", "-continue", "-budget", "300", "-o", t.TempDir(), dir)
+			args := append([]string{"test", "-json", "-continue", "-budget", "300", "-o", t.TempDir()}, flags...)
+			code, sums, stderr := periodJSON(t, append(args, dir)...)
 			if code == 2 {
 				t.Fatalf("period could not run: %s", stderr)
 			}
