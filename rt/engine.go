@@ -142,7 +142,7 @@ type engine struct {
 	free     bool              // free mode (free.go): e.cur is the goroutine whose key point is under way
 	freeOver bool              // free mode was left in this run; it does not come back
 	leaving  bool              // a goroutine waits to take control back from free mode
-	frand    uint64            // free mode's PRNG state
+	frand    strategy.SplitMix // free mode's PRNG: who has queued is up to the real timing
 	outside  int               // hooks called by goroutines outside control in this run
 	detached int
 	seq      uint64
@@ -394,7 +394,7 @@ func (e *engine) decide(from *gstate) {
 		var i int
 		switch {
 		case e.free:
-			i = e.freeRand(len(enabled))
+			i = e.frand.Intn(len(enabled))
 		case e.replay != nil:
 			i = e.replay.next(e, enabled)
 			if i < 0 {

@@ -221,7 +221,7 @@ func (e *engine) resetRun(idx int) {
 	e.outside = 0
 	e.transit, e.detached, e.seq, e.steps = 0, 0, 0, 0
 	e.free, e.freeOver, e.leaving = false, false, false
-	e.frand = uint64(e.cfg.Seed)*0xd1b54a32d192ed03 ^ uint64(idx+1)
+	e.frand = strategy.SplitMix{S: uint64(e.cfg.Seed)*0xd1b54a32d192ed03 ^ uint64(idx+1)}
 	e.events = nil
 	e.choices = nil
 	e.stopping, e.finished, e.rootDone = false, false, false

@@ -38,16 +38,6 @@ import "github.com/period-dev/period/strategy"
 // Which goroutine comes first depends on the real timing: free runs are
 // reproduced by their replay files, not by the seed.
 
-// freeRand draws from the run's free-mode PRNG (splitmix64), seeded by the
-// seed and the run index: the real timing, not the seed, decides who queues.
-func (e *engine) freeRand(n int) int {
-	e.frand += 0x9e3779b97f4a7c15
-	z := e.frand
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return int((z ^ z>>31) % uint64(n))
-}
-
 // anyRunning reports whether a controlled goroutine runs between key points.
 func (e *engine) anyRunning() bool {
 	for _, g := range e.gs {
@@ -61,7 +51,7 @@ func (e *engine) anyRunning() bool {
 // hookDone ends a hook of g whose operation is complete (e.mu held): in free
 // mode g's turn ends, and a goroutine queued for its key point may go.
 func (e *engine) hookDone(g *gstate) {
-	if e.free && (e.cur == nil || e.cur == g && e.freeRand(2) == 0) && !e.finished {
+	if e.free && (e.cur == nil || e.cur == g && e.frand.Intn(2) == 0) && !e.finished {
 		e.cur = nil
 		e.decide(nil)
 	}

@@ -93,7 +93,7 @@ type pgStrategy struct {
 	per    int         // current period
 	used   int         // key points run in the current period
 	picks  []pgPick
-	rng    pgRand
+	rng    SplitMix
 	freeAt int // picks before the run was released to free mode (Release); -1: not released
 
 	paths       []string // GID -> creation path, from the latest run
@@ -193,7 +193,7 @@ func (s *pgStrategy) start(sch pgSchedule, job *pgJob) {
 		}
 	}
 	s.per, s.used, s.picks, s.freeAt = 0, 0, s.picks[:0], -1
-	s.rng = pgRand{uint64(s.seed)*0x9e3779b97f4a7c15 ^ (uint64(s.runs)+1)*0xd1b54a32d192ed03}
+	s.rng = SplitMix{uint64(s.seed)*0x9e3779b97f4a7c15 ^ (uint64(s.runs)+1)*0xd1b54a32d192ed03}
 	s.runs++
 }
 
@@ -227,7 +227,7 @@ func (s *pgStrategy) Next(enabled []Event) int {
 // the schedule does not name, lowest GID first.
 func (s *pgStrategy) lastPick(enabled []Event, last int) int {
 	if !s.serial {
-		return s.rng.intn(len(enabled))
+		return s.rng.Intn(len(enabled))
 	}
 	for i, e := range enabled {
 		for _, sl := range s.cur[last] {
@@ -252,7 +252,7 @@ func (s *pgStrategy) Release() bool {
 }
 
 // Choose samples which alternative fires from the run's PRNG.
-func (s *pgStrategy) Choose(at Event, n int) int { return s.rng.intn(n) }
+func (s *pgStrategy) Choose(at Event, n int) int { return s.rng.Intn(n) }
 
 // End is the feedback analyzer.
 func (s *pgStrategy) End(r *Run) {
@@ -389,18 +389,20 @@ func (o *pgOnce) next() (pgSchedule, bool) {
 	return o.s, true
 }
 
-// pgRand is splitmix64: tiny, seedable, and its state is one number.
-type pgRand struct{ s uint64 }
+// SplitMix is splitmix64: tiny, seedable, and its state is one number (S,
+// the seed). PERIOD's runs and rt's free mode draw from it.
+type SplitMix struct{ S uint64 }
 
-func (r *pgRand) next() uint64 {
-	r.s += 0x9e3779b97f4a7c15
-	z := r.s
+func (r *SplitMix) next() uint64 {
+	r.S += 0x9e3779b97f4a7c15
+	z := r.S
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return z ^ z>>31
 }
 
-func (r *pgRand) intn(n int) int { return int(r.next() % uint64(n)) }
+// Intn returns a number in [0, n).
+func (r *SplitMix) Intn(n int) int { return int(r.next() % uint64(n)) }
 
 // ---- checkpoints ----
 

@@ -157,3 +157,29 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestParallelReplay: a bug found with -parallel (its last period run truly
+// in parallel) replays serially from its file, the same failure every time.
+func TestParallelReplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores examples")
+	}
+	for _, ex := range []string{"doubleclose", "wgadd", "lostupdate", "pipeline"} {
+		dir, _ := filepath.Abs(filepath.Join("../../examples", ex))
+		want := wants(t, dir)
+		_, sums, stderr := periodJSON(t, "test", "-json", "-parallel", "-budget", "300", "-o", t.TempDir(), dir)
+		for test, s := range sums {
+			if want[test] == "none" && len(s.Bugs) > 0 {
+				t.Errorf("%s: correct test, but period -parallel reported %s", test, s.Bugs[0].Message)
+			}
+			for _, b := range s.Bugs {
+				for i := 0; i < 20 && !t.Failed(); i++ {
+					checkReplay(t, b.Replay, b.Kind)
+				}
+			}
+		}
+		if len(sums) == 0 {
+			t.Errorf("%s: no summaries: %s", ex, stderr)
+		}
+	}
+}
