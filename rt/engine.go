@@ -731,7 +731,7 @@ func (e *engine) rootExit(root *gstate, r any) {
 		return
 	}
 	if e.failed != nil && e.failed() {
-		e.report(bug{kind: "fail", message: "the test failed"})
+		e.reportEnd(root, bug{kind: "fail", message: "the test failed"})
 		e.stop()
 		return
 	}
