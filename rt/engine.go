@@ -73,6 +73,7 @@ type gstate struct {
 	abort    bool       // the run is over: unwind
 	t        *testing.T // test and subtest goroutines: unwound with SkipNow, as testing requires
 	lastSite string
+	lastEv   int      // index in e.events of the last step g took part in (its own, or as a partner)
 	vc       vc       // vector clock (race detection)
 	sub      *subtest // subtests made by TRun, and tests with parallel subtests
 	cleanups []func() // t.Cleanup functions of the (sub)test run by this goroutine
@@ -414,6 +415,7 @@ func (e *engine) decide(from *gstate) {
 			e.yielder = nil
 		}
 		e.events = append(e.events, evs[i])
+		next.lastEv = len(e.events) - 1
 		if e.traceTo != nil {
 			fmt.Fprintf(e.traceTo, "step %s %s %s\n", next.path, next.p.op, next.p.site)
 		}

@@ -110,15 +110,10 @@ func (e *engine) leaveFree(g *gstate) {
 // reportEnd reports b, found as g ended (a panic, or the test failed). In
 // free mode the key points that other goroutines took after g's last one ran
 // concurrently with g's final steps, which the serial replay runs before
-// anything else: the record ends at g's last key point.
+// anything else: the record ends at the last step g took part in.
 func (e *engine) reportEnd(g *gstate, b bug) {
 	if e.free {
-		for i := len(e.events) - 1; i >= 0; i-- {
-			if e.events[i].G == g.id {
-				b.upTo = i + 1
-				break
-			}
-		}
+		b.upTo = g.lastEv + 1
 	}
 	e.report(b)
 }
