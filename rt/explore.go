@@ -115,6 +115,9 @@ type Summary struct {
 	// goroutines started by uninstrumented code executed: Period did not
 	// schedule them, so their interleavings were not explored.
 	Uncontrolled int `json:",omitempty"`
+	// Unconfirmed counts the bugs found in free mode (Config.Parallel)
+	// that a serial replay of their record did not reproduce: not reported.
+	Unconfirmed int `json:",omitempty"`
 }
 
 // countBuggy adds one schedule's bug kinds to s.Buggy, each kind once.
@@ -298,25 +301,33 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 	seen := map[string]bool{}
 	os.MkdirAll(cfg.OutDir, 0o755)
 	schedule := 0
-	e.cfg.onBug = func(e *engine, b bug) {
-		// Written before anything else can fail: the replay file first.
-		key := bugKey(b)
-		if seen[key] {
-			return
-		}
-		seen[key] = true
-		tr := e.traceOf(cfg, tt.Name, schedule, b)
-		path := filepath.Join(cfg.OutDir, replayName(tt.Name, schedule, b.kind))
+	publish := func(tr *trace.Trace) {
+		path := filepath.Join(cfg.OutDir, replayName(tt.Name, schedule, tr.Kind))
 		if err := tr.WriteFile(path); err != nil {
 			path = "(replay file not written: " + err.Error() + ")"
 		}
-		br := BugReport{Kind: b.kind, Schedule: schedule, Message: b.message, Location: b.location, Replay: path}
+		br := BugReport{Kind: tr.Kind, Schedule: schedule, Message: tr.Message, Location: tr.Location, Replay: path}
 		sum.Bugs = append(sum.Bugs, br)
 		out.write(struct {
 			Action string
 			Test   string
 			BugReport
 		}{"bug", tt.Name, br})
+	}
+	held := map[string]*trace.Trace{} // found in free mode, reported once confirmed
+	e.cfg.onBug = func(e *engine, b bug) {
+		key := bugKey(b)
+		if seen[key] || held[key] != nil {
+			return
+		}
+		tr := e.traceOf(cfg, tt.Name, schedule, b)
+		if e.free || e.freeOver {
+			held[key] = tr
+			return
+		}
+		// Written before anything else can fail: the replay file first.
+		seen[key] = true
+		publish(tr)
 	}
 	for schedule < cfg.Budget {
 		if !st.Begin() {
@@ -361,6 +372,15 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 		sum.countBuggy(kinds...)
 		e.mu.Unlock()
 		st.End(run)
+		for key, tr := range held {
+			if e.confirm(t, tt, cfg, tr, restores) {
+				seen[key] = true
+				publish(tr)
+			} else {
+				sum.Unconfirmed++
+			}
+			delete(held, key)
+		}
 		if len(sum.Bugs) > nb && sum.Schedule == "" {
 			if d, ok := st.(strategy.Describer); ok {
 				sum.Schedule = d.Describe()

@@ -2,7 +2,12 @@
 
 package rt
 
-import "github.com/period-dev/period/strategy"
+import (
+	"testing"
+
+	"github.com/period-dev/period/strategy"
+	"github.com/period-dev/period/trace"
+)
 
 // Free mode (Config.Parallel): once a strategy releases a run (PERIOD's last
 // period, strategy.Releaser), its goroutines run truly in parallel. Only key
@@ -32,6 +37,12 @@ import "github.com/period-dev/period/strategy"
 //     it races, which the vector clocks, updated at the decisions, report.
 //   - Virtual time moves only when every goroutine waits at a key point and
 //     none is ready, the state the serial engine sees too.
+//   - A goroutine's first access to an address that another goroutine
+//     touched makes the address shared, and its later accesses key points;
+//     in free mode that can happen in another order than in the serial
+//     replay, which runs each goroutine's steps up to its next key point at
+//     once. So a bug found in free mode is reported only once a serial
+//     replay of its record, in process, reproduced it (confirm).
 //   - Real operations without a key point (timer Stop/Reset, context
 //     cancellation, t.Run) end free mode for the rest of the run (leaveFree):
 //     their place among the others' key points would not be recorded.
@@ -116,4 +127,25 @@ func (e *engine) reportEnd(g *gstate, b bug) {
 		b.upTo = g.lastEv + 1
 	}
 	e.report(b)
+}
+
+// confirm replays tr, a bug found in free mode, with the serial replayer in
+// this process, and reports whether the same bug happened with no
+// divergence. The exploration's state survives the replay.
+func (e *engine) confirm(t *testing.T, tt Test, cfg Config, tr *trace.Trace, restores []func()) bool {
+	ecfg, strat, rel := e.cfg, e.strat, e.releaser
+	shared, learned, seen := e.mem.shared, e.mem.learned, e.race.seen
+	e.race.seen = map[[2]string]bool{}
+	s := replayOne(t, tt, cfg, tr, restores)
+	e.cfg, e.strat, e.releaser = ecfg, strat, rel
+	e.mem.shared, e.mem.learned, e.mem.frozen, e.race.seen = shared, learned, false, seen
+	if s.Diverged != "" {
+		return false
+	}
+	for _, b := range s.Bugs {
+		if b.Kind == tr.Kind && b.Location == tr.Location {
+			return true
+		}
+	}
+	return false
 }
