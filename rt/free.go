@@ -136,7 +136,9 @@ func (e *engine) confirm(t *testing.T, tt Test, cfg Config, tr *trace.Trace, res
 	ecfg, strat, rel := e.cfg, e.strat, e.releaser
 	shared, learned, seen := e.mem.shared, e.mem.learned, e.race.seen
 	e.race.seen = map[[2]string]bool{}
-	s := replayOne(t, tt, cfg, tr, restores)
+	c := *tr
+	c.Schedule = 0 // a name of its own: the runner must not take its t.Error lines for the schedule's
+	s := replayOne(t, tt, cfg, &c, restores)
 	e.cfg, e.strat, e.releaser = ecfg, strat, rel
 	e.mem.shared, e.mem.learned, e.mem.frozen, e.race.seen = shared, learned, false, seen
 	if s.Diverged != "" {
