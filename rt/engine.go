@@ -619,7 +619,7 @@ func (e *engine) goroutineMain(g *gstate, f func()) {
 		return
 	}
 	e.park(g) // until chosen for the start key point
-	e.mu.Unlock()
+	e.hookDone(g)
 	normal := false
 	defer func() {
 		r := recover()

@@ -25,9 +25,10 @@ import (
 //     then gives the token back (opDone). A rendezvous partner completes its
 //     half while the token holder waits in the real operation for it.
 //   - Modelled operations (sync, sleep, yield): the hook ends the turn once
-//     the model is updated (hookDone). Both hooks keep the token until the
-//     next key point instead, half of the time: holding it longer is always
-//     exact, and it lets a goroutine's next key point race the others'.
+//     the model is updated (hookDone); so does a goroutine's start. Now and
+//     then (freeHold) they keep the token until the next key point instead:
+//     holding it longer is always exact, and it lets a goroutine's next key
+//     point race the others'.
 //   - Memory accesses, atomics, sync.Map calls and select: the real
 //     operation happens in user code after the hook returns, so the token is
 //     kept until the goroutine's next key point (or its exit).
@@ -59,10 +60,13 @@ func (e *engine) anyRunning() bool {
 	return false
 }
 
+// freeHold: one turn in freeHold keeps the token until the next key point.
+const freeHold = 4
+
 // hookDone ends a hook of g whose operation is complete (e.mu held): in free
 // mode g's turn ends, and a goroutine queued for its key point may go.
 func (e *engine) hookDone(g *gstate) {
-	if e.free && (e.cur == nil || e.cur == g && e.frand.Intn(2) == 0) && !e.finished {
+	if e.free && (e.cur == nil || e.cur == g && e.frand.Intn(freeHold) != 0) && !e.finished {
 		e.cur = nil
 		e.decide(nil)
 	}
