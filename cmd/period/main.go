@@ -137,10 +137,18 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if f.strategy != "native" {
-		if _, err := strategy.New(f.strategy, strategy.Options{}); err != nil {
+		st, err := strategy.New(f.strategy, strategy.Options{})
+		if err != nil {
 			fmt.Fprintf(stderr, "period: %v\n", err)
 			return exitError
 		}
+		if _, ok := st.(strategy.Releaser); f.parallel && !ok {
+			fmt.Fprintf(stderr, "period: -parallel: strategy %s has no uncontrolled part to run in parallel (use -strategy period)\n", f.strategy)
+			return exitError
+		}
+	} else if f.parallel {
+		fmt.Fprintln(stderr, "period: -parallel: strategy native runs uncontrolled already")
+		return exitError
 	}
 	out, err := filepath.Abs(f.out)
 	if err != nil {
