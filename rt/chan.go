@@ -142,6 +142,7 @@ func (e *engine) firePartner(g *gstate, h *hchan, send bool) {
 		}
 	}
 	e.chanSync(g, h, send, p)
+	p.lastEv = len(e.events) - 1
 	p.partner = true
 	p.settling = true
 	p.status = gRunning
@@ -196,6 +197,7 @@ func Send[T any](site string, ch chan<- T, v T) {
 		return
 	}
 	ch <- v
+	e.opDone(g)
 }
 
 // Recv is `<-ch`.
@@ -219,6 +221,7 @@ func Recv2[T any](site string, ch <-chan T) (T, bool) {
 		return zero, false
 	}
 	v, ok := <-ch
+	e.opDone(g)
 	return v, ok
 }
 
@@ -237,6 +240,7 @@ func Close[T any](site string, ch chan<- T) {
 		return
 	}
 	close(ch)
+	e.opDone(g)
 }
 
 // Case is one case of a select, built by SendCase or RecvCase.

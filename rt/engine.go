@@ -75,6 +75,7 @@ type gstate struct {
 	lastSite string
 	kps      int      // key points executed in this run
 	born     int      // key points the parent had executed when it started g
+	lastEv   int      // index in e.events of the last step g took part in (its own, or as a partner)
 	vc       vc       // vector clock (race detection)
 	sub      *subtest // subtests made by TRun, and tests with parallel subtests
 	cleanups []func() // t.Cleanup functions of the (sub)test run by this goroutine
@@ -85,18 +86,26 @@ type gstate struct {
 type choiceRec struct{ at, n, k int }
 
 // entries renders the run so far as replay entries.
-func (e *engine) entries() []trace.Entry {
-	out := make([]trace.Entry, 0, len(e.events)+len(e.choices))
+// upTo > 0 keeps only the first upTo events (and the choices made by them).
+func (e *engine) entries(upTo int) []trace.Entry {
+	events, choices := e.events, e.choices
+	if upTo > 0 && upTo < len(events) {
+		events = events[:upTo]
+		for len(choices) > 0 && choices[len(choices)-1].at > upTo {
+			choices = choices[:len(choices)-1]
+		}
+	}
+	out := make([]trace.Entry, 0, len(events)+len(choices))
 	c := 0
-	for i, ev := range e.events {
-		for c < len(e.choices) && e.choices[c].at == i {
-			out = append(out, trace.Entry{Choice: true, N: e.choices[c].n, K: e.choices[c].k})
+	for i, ev := range events {
+		for c < len(choices) && choices[c].at == i {
+			out = append(out, trace.Entry{Choice: true, N: choices[c].n, K: choices[c].k})
 			c++
 		}
 		out = append(out, trace.Entry{G: pathOf(ev.G), Op: ev.Op.String(), Site: ev.Site})
 	}
-	for ; c < len(e.choices); c++ {
-		out = append(out, trace.Entry{Choice: true, N: e.choices[c].n, K: e.choices[c].k})
+	for ; c < len(choices); c++ {
+		out = append(out, trace.Entry{Choice: true, N: choices[c].n, K: choices[c].k})
 	}
 	return out
 }
@@ -113,6 +122,7 @@ type bug struct {
 	message  string
 	location string
 	key      string // identity for reporting each distinct bug once ("" = derived)
+	upTo     int    // events the replay record keeps (0: all; see reportEnd)
 }
 
 type engine struct {
@@ -129,9 +139,14 @@ type engine struct {
 	gs       []*gstate
 	byGoid   map[int64]*gstate
 	cur      *gstate
-	transit  int     // goroutines settling after a rendezvous
-	yielder  *gstate // yielded last; not enabled again until another goroutine steps
-	outside  int     // hooks called by goroutines outside control in this run
+	transit  int               // goroutines settling after a rendezvous
+	yielder  *gstate           // yielded last; not enabled again until another goroutine steps
+	releaser strategy.Releaser // the strategy, when it may release runs to free mode (Config.Parallel)
+	free     bool              // free mode (free.go): e.cur is the goroutine whose key point is under way
+	freeOver bool              // free mode was left in this run; it does not come back
+	leaving  bool              // a goroutine waits to take control back from free mode
+	frand    strategy.SplitMix // free mode's PRNG: who has queued is up to the real timing
+	outside  int               // hooks called by goroutines outside control in this run
 	detached int
 	seq      uint64
 	steps    int
@@ -257,7 +272,7 @@ func (e *engine) point(g *gstate) {
 		}
 		g.status = gParked
 		e.settle(g)
-		if e.cur == nil && e.transit == 0 && !e.finished {
+		if e.cur == nil && (e.transit == 0 || e.free) && !e.finished {
 			// Nobody is running (everyone else was blocked or detached): decide now.
 			e.decide(g)
 			if e.cur == g {
@@ -326,7 +341,12 @@ func (e *engine) wakeUp(g *gstate) {
 // decide picks the next goroutine and makes it current. from is the deciding
 // goroutine (parked at its key point) or nil. e.mu is held.
 func (e *engine) decide(from *gstate) {
-	for e.transit > 0 && !e.finished {
+	if e.free && e.leaving {
+		e.cur = nil
+		e.cond.Broadcast() // leaveFree takes over
+		return
+	}
+	for e.transit > 0 && !e.finished && !e.free {
 		e.cond.Wait()
 		if e.cur != nil && e.cur != from {
 			// While e.mu was released, the partner in transit reached its
@@ -339,6 +359,11 @@ func (e *engine) decide(from *gstate) {
 	for !e.finished {
 		enabled := e.enabled()
 		if len(enabled) == 0 {
+			if e.free && e.anyRunning() {
+				// Free goroutines will reach key points (or exit): not blocked.
+				e.cur = nil
+				return
+			}
 			if e.rootDone && e.afterRoot >= timerLeakAdvances && e.detached == 0 {
 				e.allBlocked()
 				return
@@ -370,16 +395,20 @@ func (e *engine) decide(from *gstate) {
 		}
 		e.evBuf = evs
 		var i int
-		if e.replay != nil {
+		switch {
+		case e.free:
+			i = e.frand.Intn(len(enabled))
+		case e.replay != nil:
 			i = e.replay.next(e, enabled)
 			if i < 0 {
 				return // diverged: the replayer stopped the run
 			}
-		} else {
+		default:
 			i = e.strat.Next(evs)
 			if i < 0 || i >= len(enabled) {
 				panic(fmt.Sprintf("period: strategy %s picked %d of %d enabled goroutines", e.strat.Name(), i, len(enabled)))
 			}
+			e.free = e.releaser != nil && !e.freeOver && e.releaser.Release()
 		}
 		next := enabled[i]
 		if next.p.op == strategy.OpYield {
@@ -389,6 +418,7 @@ func (e *engine) decide(from *gstate) {
 		}
 		e.events = append(e.events, evs[i])
 		next.kps++
+		next.lastEv = len(e.events) - 1
 		if e.traceTo != nil {
 			fmt.Fprintf(e.traceTo, "step %s %s %s\n", next.path, next.p.op, next.p.site)
 		}
@@ -418,12 +448,13 @@ func (e *engine) enabled() []*gstate {
 			en[i] = g
 		}
 	}
-	if y := e.yielder; y != nil && len(en) > 1 && e.replay == nil {
+	if y := e.yielder; y != nil && (len(en) > 1 || e.free && e.anyRunning()) && e.replay == nil {
 		// Fairness after runtime.Gosched: a goroutine that just yielded
 		// waits until another one has taken a step (CHESS's fair scheduling
 		// in its simplest form). Without it, a strategy that prefers one
 		// goroutine could spin a correct CAS-and-yield loop forever.
 		// A replay follows its record, which the filter can only narrow.
+		// In free mode, goroutines still running count as others.
 		for i, g := range en {
 			if g == y {
 				en = append(en[:i], en[i+1:]...)
@@ -594,7 +625,7 @@ func (e *engine) goroutineMain(g *gstate, f func()) {
 		return
 	}
 	e.park(g) // until chosen for the start key point
-	e.mu.Unlock()
+	e.hookDone(g)
 	normal := false
 	defer func() {
 		r := recover()
@@ -623,7 +654,7 @@ func (e *engine) exit(g *gstate, r any, normal bool) {
 		return
 	}
 	if r != nil {
-		e.report(bug{kind: "panic", message: fmt.Sprintf("panic in goroutine g%s: %v\n%s", g.path, r, cleanStack(stack)), location: panicLocation(stack)})
+		e.reportEnd(g, bug{kind: "panic", message: fmt.Sprintf("panic in goroutine g%s: %v\n%s", g.path, r, cleanStack(stack)), location: panicLocation(stack)})
 		e.stop()
 		return
 	}
@@ -703,12 +734,12 @@ func (e *engine) rootExit(root *gstate, r any) {
 		return
 	}
 	if r != nil {
-		e.report(bug{kind: "panic", message: fmt.Sprintf("panic in the test goroutine: %v\n%s", r, cleanStack(stack)), location: panicLocation(stack)})
+		e.reportEnd(root, bug{kind: "panic", message: fmt.Sprintf("panic in the test goroutine: %v\n%s", r, cleanStack(stack)), location: panicLocation(stack)})
 		e.stop()
 		return
 	}
 	if e.failed != nil && e.failed() {
-		e.report(bug{kind: "fail", message: "the test failed"})
+		e.reportEnd(root, bug{kind: "fail", message: "the test failed"})
 		e.stop()
 		return
 	}
@@ -762,6 +793,16 @@ func (e *engine) watchdog() (stop func()) {
 				for _, g := range e.gs {
 					if g.settling {
 						e.settle(g)
+						g.status = gDetached
+						e.detached++
+					}
+				}
+			}
+			if e.free && e.cur == nil && now.Sub(stalledSince) > limit {
+				// Free goroutines that reach no key point while nobody
+				// else can move: detached, as the serial engine would.
+				for _, g := range e.gs {
+					if g.status == gRunning && !g.settling {
 						g.status = gDetached
 						e.detached++
 					}

@@ -37,6 +37,7 @@ type Config struct {
 	Continue bool // keep exploring after a bug; report each distinct bug once
 	Focus    string
 	NoRace   bool // turn data-race detection off
+	Parallel bool // strategies that release runs (PERIOD's last period) run them free: see free.go
 
 	MaxSteps  int           // steps per schedule before a hang is reported
 	Watchdog  time.Duration // a goroutine without a key point for this long is detached
@@ -114,6 +115,9 @@ type Summary struct {
 	// goroutines started by uninstrumented code executed: Period did not
 	// schedule them, so their interleavings were not explored.
 	Uncontrolled int `json:",omitempty"`
+	// Unconfirmed counts the bugs found in free mode (Config.Parallel)
+	// that a serial replay of their record did not reproduce: not reported.
+	Unconfirmed int `json:",omitempty"`
 }
 
 // countBuggy adds one schedule's bug kinds to s.Buggy, each kind once.
@@ -219,6 +223,8 @@ func (e *engine) resetRun(idx int) {
 	e.yielder = nil
 	e.outside = 0
 	e.transit, e.detached, e.seq, e.steps = 0, 0, 0, 0
+	e.free, e.freeOver, e.leaving = false, false, false
+	e.frand = strategy.SplitMix{S: uint64(e.cfg.Seed)*0xd1b54a32d192ed03 ^ uint64(idx+1)}
 	e.events = nil
 	e.choices = nil
 	e.stopping, e.finished, e.rootDone = false, false, false
@@ -281,6 +287,10 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 	e.cfg = config{Config: cfg, maxSteps: cfg.MaxSteps, watchdog: cfg.Watchdog, hangAfter: cfg.HangAfter}
 	e.strat = st
 	e.replay = nil
+	e.releaser = nil
+	if r, ok := st.(strategy.Releaser); ok && cfg.Parallel {
+		e.releaser = r
+	}
 	e.mem.shared = map[string]bool{}
 	e.mem.learned = nil
 	e.mem.frozen = false
@@ -291,25 +301,33 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 	seen := map[string]bool{}
 	os.MkdirAll(cfg.OutDir, 0o755)
 	schedule := 0
-	e.cfg.onBug = func(e *engine, b bug) {
-		// Written before anything else can fail: the replay file first.
-		key := bugKey(b)
-		if seen[key] {
-			return
-		}
-		seen[key] = true
-		tr := e.traceOf(cfg, tt.Name, schedule, b)
-		path := filepath.Join(cfg.OutDir, replayName(tt.Name, schedule, b.kind))
+	publish := func(tr *trace.Trace) {
+		path := filepath.Join(cfg.OutDir, replayName(tt.Name, schedule, tr.Kind))
 		if err := tr.WriteFile(path); err != nil {
 			path = "(replay file not written: " + err.Error() + ")"
 		}
-		br := BugReport{Kind: b.kind, Schedule: schedule, Message: b.message, Location: b.location, Replay: path}
+		br := BugReport{Kind: tr.Kind, Schedule: schedule, Message: tr.Message, Location: tr.Location, Replay: path}
 		sum.Bugs = append(sum.Bugs, br)
 		out.write(struct {
 			Action string
 			Test   string
 			BugReport
 		}{"bug", tt.Name, br})
+	}
+	held := map[string]*trace.Trace{} // found in free mode, reported once confirmed
+	e.cfg.onBug = func(e *engine, b bug) {
+		key := bugKey(b)
+		if seen[key] || held[key] != nil {
+			return
+		}
+		tr := e.traceOf(cfg, tt.Name, schedule, b)
+		if e.free || e.freeOver {
+			held[key] = tr
+			return
+		}
+		// Written before anything else can fail: the replay file first.
+		seen[key] = true
+		publish(tr)
 	}
 	for schedule < cfg.Budget {
 		if !st.Begin() {
@@ -360,6 +378,15 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 		sum.countBuggy(kinds...)
 		e.mu.Unlock()
 		st.End(run)
+		for key, tr := range held {
+			if e.confirm(t, tt, cfg, tr, restores) {
+				seen[key] = true
+				publish(tr)
+			} else {
+				sum.Unconfirmed++
+			}
+			delete(held, key)
+		}
 		if len(sum.Bugs) > nb && sum.Schedule == "" {
 			if d, ok := st.(strategy.Describer); ok {
 				sum.Schedule = d.Describe()
@@ -379,7 +406,7 @@ func (e *engine) traceOf(cfg Config, test string, schedule int, b bug) *trace.Tr
 	return &trace.Trace{
 		Package: cfg.Package, Dir: cfg.Dir, Test: test, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound, NoRace: cfg.NoRace,
 		Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
-		Shared: e.mem.sharedSites(), Entries: e.entries(),
+		Shared: e.mem.sharedSites(), Entries: e.entries(b.upTo),
 	}
 }
 

@@ -26,7 +26,7 @@ func Go(site string, f func()) {
 		return
 	}
 	e.spawn(g, site, f)
-	e.mu.Unlock()
+	e.hookDone(g) // in free mode the child may start at once
 }
 
 // Gosched is runtime.Gosched(): a key point where any goroutine may run.
@@ -38,7 +38,7 @@ func Gosched(site string) {
 		runtime.Gosched()
 	case modeControl:
 		e.keyPoint(g, strategy.OpYield, site, nil)
-		e.mu.Unlock()
+		e.hookDone(g)
 	}
 }
 
@@ -51,7 +51,7 @@ func Exit(site string, code int) {
 	case modePlain:
 		os.Exit(code)
 	case modeControl:
-		e.report(bug{kind: "panic", message: fmt.Sprintf("os.Exit(%d) called by goroutine g%s", code, g.path), location: site})
+		e.reportEnd(g, bug{kind: "panic", message: fmt.Sprintf("os.Exit(%d) called by goroutine g%s", code, g.path), location: site})
 		e.stop()
 		g.status = gDone
 		e.mu.Unlock()
@@ -75,6 +75,7 @@ func TRun(site string, t *testing.T, name string, f func(*testing.T)) bool {
 	case modeSkip:
 		return false
 	}
+	e.leaveFree(g) // the subtest is handed control directly
 	c := e.newG(g)
 	e.inherit(g, c)
 	c.status = gRunning
@@ -246,7 +247,7 @@ func (e *engine) subtestExit(p, c *gstate, r any, normal bool) {
 		return
 	}
 	if r != nil {
-		e.report(bug{kind: "panic", message: fmt.Sprintf("panic in subtest goroutine g%s: %v\n%s", c.path, r, cleanStack(stack)), location: panicLocation(stack)})
+		e.reportEnd(c, bug{kind: "panic", message: fmt.Sprintf("panic in subtest goroutine g%s: %v\n%s", c.path, r, cleanStack(stack)), location: panicLocation(stack)})
 		e.stop()
 		return
 	}
@@ -313,6 +314,7 @@ func (e *engine) testOwner(tb testing.TB) *gstate {
 func (e *engine) runCleanups(g *gstate) {
 	e.mu.Lock()
 	if c := g.tctx; c != nil && !g.abort && !e.finished {
+		e.leaveFree(g) // Done is closed without a key point
 		clk := e.releaseClock(g)
 		e.mu.Unlock()
 		c.cancel(context.Canceled, nil, clk)

@@ -59,6 +59,11 @@ func (r *replayer) next(e *engine, enabled []*gstate) int {
 }
 
 func (r *replayer) sawRecordedBug(e *engine) bool {
+	if r.t.Kind == "fail" && e.failed != nil && e.failed() {
+		// A record from free mode ends at the test's last key point;
+		// the goroutine that failed it may have run on after that.
+		return true
+	}
 	for _, b := range e.bugs {
 		if b.kind == r.t.Kind && b.location == r.t.Location {
 			return true
@@ -90,6 +95,7 @@ func replayOne(t *testing.T, tt Test, cfg Config, tr *trace.Trace, restores []fu
 	}
 	e.cfg = config{Config: cfg, maxSteps: cfg.MaxSteps, watchdog: cfg.Watchdog, hangAfter: cfg.HangAfter}
 	e.strat = nil
+	e.releaser = nil
 	rep := &replayer{t: tr}
 	e.replay = rep
 	e.mem.shared = map[string]bool{}

@@ -113,7 +113,7 @@ func Lock(site string, m *sync.Mutex) {
 		m.Lock()
 	case modeControl:
 		e.lock(g, site, unsafe.Pointer(m))
-		e.mu.Unlock()
+		e.hookDone(g)
 	}
 }
 
@@ -126,7 +126,7 @@ func Unlock(site string, m *sync.Mutex) {
 		m.Unlock()
 	case modeControl:
 		e.unlock(g, site, unsafe.Pointer(m), "mutex")
-		e.mu.Unlock()
+		e.hookDone(g)
 	}
 }
 
@@ -157,7 +157,7 @@ func TryLock(site string, m *sync.Mutex) bool {
 		return false
 	}
 	ok := e.tryLock(g, site, unsafe.Pointer(m), false)
-	e.mu.Unlock()
+	e.hookDone(g)
 	return ok
 }
 
@@ -170,7 +170,7 @@ func RWLock(site string, m *sync.RWMutex) {
 		m.Lock()
 	case modeControl:
 		e.lock(g, site, unsafe.Pointer(m))
-		e.mu.Unlock()
+		e.hookDone(g)
 	}
 }
 
@@ -183,7 +183,7 @@ func RWUnlock(site string, m *sync.RWMutex) {
 		m.Unlock()
 	case modeControl:
 		e.unlock(g, site, unsafe.Pointer(m), "RWMutex")
-		e.mu.Unlock()
+		e.hookDone(g)
 	}
 }
 
@@ -200,7 +200,7 @@ func RLock(site string, m *sync.RWMutex) {
 		e.point(g)
 		mm.readers++
 		e.acquire(g, unsafe.Pointer(m))
-		e.mu.Unlock()
+		e.hookDone(g)
 	}
 }
 
@@ -219,7 +219,7 @@ func RUnlock(site string, m *sync.RWMutex) {
 		}
 		mm.readers--
 		e.rRelease(g, unsafe.Pointer(m))
-		e.mu.Unlock()
+		e.hookDone(g)
 	}
 }
 
@@ -234,7 +234,7 @@ func RWTryLock(site string, m *sync.RWMutex) bool {
 		return false
 	}
 	ok := e.tryLock(g, site, unsafe.Pointer(m), false)
-	e.mu.Unlock()
+	e.hookDone(g)
 	return ok
 }
 
@@ -249,7 +249,7 @@ func TryRLock(site string, m *sync.RWMutex) bool {
 		return false
 	}
 	ok := e.tryLock(g, site, unsafe.Pointer(m), true)
-	e.mu.Unlock()
+	e.hookDone(g)
 	return ok
 }
 
@@ -326,7 +326,7 @@ func WGAdd(site string, wg *sync.WaitGroup, n int) {
 		e.release(g, unsafe.Pointer(wg))
 	}
 	neg := *c < 0
-	e.mu.Unlock()
+	e.hookDone(g)
 	if neg {
 		panic("sync: negative WaitGroup counter")
 	}
@@ -350,7 +350,7 @@ func WGWait(site string, wg *sync.WaitGroup) {
 	g.p = pending{op: strategy.OpWGWait, site: site, obj: uintptr(unsafe.Pointer(wg)), ready: func() bool { return *c == 0 }}
 	e.point(g)
 	e.acquire(g, unsafe.Pointer(wg))
-	e.mu.Unlock()
+	e.hookDone(g)
 }
 
 // WGGo is wg.Go(f).
@@ -382,16 +382,16 @@ func OnceDo(site string, o *sync.Once, f func()) {
 	e.point(g)
 	if om.done {
 		e.acquire(g, unsafe.Pointer(o))
-		e.mu.Unlock()
+		e.hookDone(g)
 		return
 	}
 	om.running = true
-	e.mu.Unlock()
+	e.hookDone(g)
 	defer func() {
 		e.mu.Lock()
 		om.running, om.done = false, true
 		e.release(g, unsafe.Pointer(o))
-		e.mu.Unlock()
+		e.hookDone(g) // the goroutines waiting for f may go
 	}()
 	o.Do(f)
 }
@@ -482,7 +482,7 @@ func CondWait(site string, c *sync.Cond) {
 	delete(cm.signaled, g)
 	g.vc.join(cm.clocks[g])
 	delete(cm.clocks, g)
-	e.mu.Unlock()
+	e.hookDone(g)
 	LockerLock(site, c.L)
 }
 
@@ -513,7 +513,7 @@ func condNotify(site string, c *sync.Cond, all bool) {
 			break
 		}
 	}
-	e.mu.Unlock()
+	e.hookDone(g)
 }
 
 // CondSignal is c.Signal().

@@ -166,7 +166,7 @@ func Sleep(site string, d time.Duration) {
 	}
 	g.p = pending{op: strategy.OpSleep, site: site, wakeAt: e.clock.now + int64(d)}
 	e.point(g)
-	e.mu.Unlock()
+	e.hookDone(g)
 }
 
 // newTimer registers a virtual timer when the caller is controlled.
@@ -275,6 +275,7 @@ func TimerStop(site string, t *time.Timer) bool {
 		e.mu.Unlock()
 		return t.Stop()
 	}
+	e.leaveFree(e.callerG()) // the timer channel changes without a key point
 	defer e.mu.Unlock()
 	return e.stopVirtual(vt)
 }
@@ -288,6 +289,7 @@ func TimerReset(site string, t *time.Timer, d time.Duration) bool {
 		e.mu.Unlock()
 		return t.Reset(d)
 	}
+	e.leaveFree(e.callerG()) // the timer channel changes without a key point
 	defer e.mu.Unlock()
 	was := e.stopVirtual(vt)
 	vt.when = e.clock.now + int64(d)
@@ -306,6 +308,7 @@ func TickerStop(site string, t *time.Ticker) {
 		t.Stop()
 		return
 	}
+	e.leaveFree(e.callerG()) // the timer channel changes without a key point
 	defer e.mu.Unlock()
 	e.stopVirtual(vt)
 }
@@ -320,6 +323,7 @@ func TickerReset(site string, t *time.Ticker, d time.Duration) {
 		t.Reset(d)
 		return
 	}
+	e.leaveFree(e.callerG()) // the timer channel changes without a key point
 	defer e.mu.Unlock()
 	e.stopVirtual(vt)
 	vt.when = e.clock.now + int64(d)
@@ -489,6 +493,7 @@ func (c *vctx) cancelCauseFunc(vt *vtimer) context.CancelCauseFunc {
 	return func(cause error) {
 		e := eng
 		e.mu.Lock()
+		e.leaveFree(e.callerG()) // Done is closed without a key point
 		if vt != nil {
 			vt.active = false
 		}

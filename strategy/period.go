@@ -122,12 +122,11 @@ type pgStrategy struct {
 	per    int         // current period
 	used   int         // key points run in the current period
 	picks  []pgPick
-	rng    pgRand
+	rng    SplitMix
+	freeAt int    // picks before the run was released to free mode (Release); -1: not released
 	seen   []bool // threads that have existed in this run, by GID
-	eff    pgSchedule
 
 	pass   int            // 1: canonical combinations only; 2: the others (see pgParallel)
-	twice  bool           // some job has interchangeable threads: pass 2 is needed
 	pathID map[string]GID // creation path -> GID, for finding a period owner's ancestors
 
 	paths       []string // GID -> creation path, from the latest run
@@ -315,9 +314,9 @@ func (s *pgStrategy) start(sch pgSchedule, job *pgJob) {
 			s.lastOf[sl.T] = i
 		}
 	}
-	s.per, s.used, s.picks = 0, 0, s.picks[:0]
+	s.per, s.used, s.picks, s.freeAt = 0, 0, s.picks[:0], -1
 	clear(s.seen)
-	s.rng = pgRand{uint64(s.seed)*0x9e3779b97f4a7c15 ^ (uint64(s.runs)+1)*0xd1b54a32d192ed03}
+	s.rng = SplitMix{uint64(s.seed)*0x9e3779b97f4a7c15 ^ (uint64(s.runs)+1)*0xd1b54a32d192ed03}
 	s.runs++
 }
 
@@ -395,7 +394,7 @@ func (s *pgStrategy) ancestor(enabled []Event, t GID) int {
 // the schedule does not name, lowest GID first.
 func (s *pgStrategy) lastPick(enabled []Event, last int) int {
 	if !s.serial {
-		return s.rng.intn(len(enabled))
+		return s.rng.Intn(len(enabled))
 	}
 	for i, e := range enabled {
 		for _, sl := range s.cur[last] {
@@ -407,8 +406,20 @@ func (s *pgStrategy) lastPick(enabled []Event, last int) int {
 	return 0
 }
 
+// Release lets the last period of the parallel generator run free, as in
+// the paper (rt.Config.Parallel); the serialized generator keeps R1 there.
+func (s *pgStrategy) Release() bool {
+	if s.serial || s.per < len(s.cur)-1 {
+		return false
+	}
+	if s.freeAt < 0 {
+		s.freeAt = len(s.picks)
+	}
+	return true
+}
+
 // Choose samples which alternative fires from the run's PRNG.
-func (s *pgStrategy) Choose(at Event, n int) int { return s.rng.intn(n) }
+func (s *pgStrategy) Choose(at Event, n int) int { return s.rng.Intn(n) }
 
 // End is the feedback analyzer.
 func (s *pgStrategy) End(r *Run) {
@@ -422,6 +433,14 @@ func (s *pgStrategy) End(r *Run) {
 		}
 	}
 	s.paths = r.Paths
+	if s.freeAt >= 0 && s.freeAt <= len(r.Events) {
+		// Everything from the release on ran in the last period, in the
+		// order the engine recorded, whoever picked it.
+		s.picks = s.picks[:s.freeAt]
+		for _, e := range r.Events[s.freeAt:] {
+			s.picks = append(s.picks, pgPick{per: len(s.cur) - 1, g: e.G})
+		}
+	}
 	counts := map[GID]int{}
 	sigs := map[GID]uint64{}
 	for _, e := range r.Events {
@@ -727,18 +746,20 @@ func (o *pgOnce) next() (pgSchedule, bool) {
 	return o.s, true
 }
 
-// pgRand is splitmix64: tiny, seedable, and its state is one number.
-type pgRand struct{ s uint64 }
+// SplitMix is splitmix64: tiny, seedable, and its state is one number (S,
+// the seed). PERIOD's runs and rt's free mode draw from it.
+type SplitMix struct{ S uint64 }
 
-func (r *pgRand) next() uint64 {
-	r.s += 0x9e3779b97f4a7c15
-	z := r.s
+func (r *SplitMix) next() uint64 {
+	r.S += 0x9e3779b97f4a7c15
+	z := r.S
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return z ^ z>>31
 }
 
-func (r *pgRand) intn(n int) int { return int(r.next() % uint64(n)) }
+// Intn returns a number in [0, n).
+func (r *SplitMix) Intn(n int) int { return int(r.next() % uint64(n)) }
 
 // ---- checkpoints ----
 

@@ -134,6 +134,17 @@ type Describer interface {
 	Describe() string
 }
 
+// Releaser is implemented by strategies whose runs may end uncontrolled
+// (PERIOD's last period). With rt.Config.Parallel the engine asks Release
+// right after every Next until it returns true; from then on the run is in
+// free mode: goroutines run truly in parallel, the engine serializes their
+// key points in the order they happen and stops calling Next (it may call it
+// again if it has to take control back). End then receives events that Next
+// did not pick.
+type Releaser interface {
+	Release() bool
+}
+
 // Checkpointer is implemented by strategies that can save and restore their
 // exploration state between runs. When a run kills the test process (os.Exit,
 // a fatal runtime error), the period command restarts the process, restores

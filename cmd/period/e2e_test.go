@@ -73,7 +73,13 @@ func gitStatus(t *testing.T, dir string) string {
 	return string(out)
 }
 
-func TestExamples(t *testing.T) {
+func TestExamples(t *testing.T) { testExamples(t) }
+
+// TestExamplesParallel explores with PERIOD's last period running truly in
+// parallel: no false alarm, no missed bug, and every bug replays.
+func TestExamplesParallel(t *testing.T) { testExamples(t, "-parallel") }
+
+func testExamples(t *testing.T, flags ...string) {
 	if testing.Short() {
 		t.Skip("builds and explores every example")
 	}
@@ -86,7 +92,8 @@ func TestExamples(t *testing.T) {
 			if len(want) == 0 {
 				t.Skip("no annotated tests")
 			}
-			code, sums, stderr := periodJSON(t, "test", "-json", "-continue", "-budget", "300", "-o", t.TempDir(), dir)
+			args := append([]string{"test", "-json", "-continue", "-budget", "300", "-o", t.TempDir()}, flags...)
+			code, sums, stderr := periodJSON(t, append(args, dir)...)
 			if code == 2 {
 				t.Fatalf("period could not run: %s", stderr)
 			}
@@ -149,4 +156,30 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestParallelReplay: a bug found with -parallel (its last period run truly
+// in parallel) replays serially from its file, the same failure every time.
+func TestParallelReplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores examples")
+	}
+	for _, ex := range []string{"doubleclose", "wgadd", "lostupdate", "pipeline"} {
+		dir, _ := filepath.Abs(filepath.Join("../../examples", ex))
+		want := wants(t, dir)
+		_, sums, stderr := periodJSON(t, "test", "-json", "-parallel", "-budget", "300", "-o", t.TempDir(), dir)
+		for test, s := range sums {
+			if want[test] == "none" && len(s.Bugs) > 0 {
+				t.Errorf("%s: correct test, but period -parallel reported %s", test, s.Bugs[0].Message)
+			}
+			for _, b := range s.Bugs {
+				for i := 0; i < 20 && !t.Failed(); i++ {
+					checkReplay(t, b.Replay, b.Kind)
+				}
+			}
+		}
+		if len(sums) == 0 {
+			t.Errorf("%s: no summaries: %s", ex, stderr)
+		}
+	}
 }

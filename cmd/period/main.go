@@ -91,6 +91,7 @@ type testFlags struct {
 	budget, bound, steps      int
 	seed                      int64
 	cont, json, verbose, race bool
+	parallel                  bool
 	timeout                   time.Duration
 }
 
@@ -116,6 +117,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "give up on a package after `d`")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object per line")
 	fs.BoolVar(&f.race, "race", true, "report data races between key points (-race=false: off)")
+	fs.BoolVar(&f.parallel, "parallel", false, "period: run the last period truly in parallel, key points in the order they happen (runs are reproduced by their replay files, not by -seed)")
 	fs.BoolVar(&f.verbose, "v", false, "print progress and full interleavings")
 	fs.StringVar(&f.out, "o", filepath.Join(os.TempDir(), "period"), "write replay files to `dir`")
 	fs.IntVar(&f.steps, "steps", defaultSteps, stepsUsage)
@@ -135,10 +137,18 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if f.strategy != "native" {
-		if _, err := strategy.New(f.strategy, strategy.Options{}); err != nil {
+		st, err := strategy.New(f.strategy, strategy.Options{})
+		if err != nil {
 			fmt.Fprintf(stderr, "period: %v\n", err)
 			return exitError
 		}
+		if _, ok := st.(strategy.Releaser); f.parallel && !ok {
+			fmt.Fprintf(stderr, "period: -parallel: strategy %s has no uncontrolled part to run in parallel (use -strategy period)\n", f.strategy)
+			return exitError
+		}
+	} else if f.parallel {
+		fmt.Fprintln(stderr, "period: -parallel: strategy native runs uncontrolled already")
+		return exitError
 	}
 	out, err := filepath.Abs(f.out)
 	if err != nil {
@@ -146,7 +156,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	cfg := rt.Config{Run: f.run, Strategy: f.strategy, Seed: f.seed, Bound: f.bound, Budget: f.budget, Continue: f.cont,
-		Focus: f.focus, MaxSteps: f.steps, OutDir: out, NoRace: !f.race}
+		Focus: f.focus, MaxSteps: f.steps, OutDir: out, NoRace: !f.race, Parallel: f.parallel}
 	p := &report.Printer{W: stdout, JSON: f.json, Verbose: f.verbose}
 	return testPackages(ctx, fs.Args(), cfg, f.timeout, p, stderr)
 }

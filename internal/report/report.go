@@ -36,6 +36,7 @@ type JSONSummary struct {
 	Exhausted      bool     `json:",omitempty"`
 	Uninstrumented []string `json:",omitempty"`
 	Uncontrolled   int      `json:",omitempty"` // key points run by goroutines Period did not control
+	Unconfirmed    int      `json:",omitempty"` // -parallel: bugs a serial replay did not reproduce (not reported)
 }
 
 // JSONBug is one bug of a summary.
@@ -51,7 +52,7 @@ type JSONBug struct {
 func Summary(r runner.Result, uninstrumented []string) JSONSummary {
 	s := JSONSummary{Action: "summary", Package: r.Package, Test: r.Test, Strategy: r.Strategy, Seed: r.Seed, Bound: r.Bound,
 		Schedules: r.Schedules, Steps: r.Steps, Elapsed: r.Elapsed, Schedule: r.Schedule, Diverged: r.Diverged,
-		Exhausted: r.Exhausted, Uninstrumented: uninstrumented, Uncontrolled: r.Uncontrolled, Bugs: []JSONBug{}}
+		Exhausted: r.Exhausted, Uninstrumented: uninstrumented, Uncontrolled: r.Uncontrolled, Unconfirmed: r.Unconfirmed, Bugs: []JSONBug{}}
 	for _, b := range r.Bugs {
 		s.Bugs = append(s.Bugs, JSONBug{Kind: b.Kind, Schedule: b.Schedule, Message: b.Message, Location: b.Location, Replay: b.Replay})
 	}
@@ -133,6 +134,9 @@ func (p *Printer) Result(s JSONSummary) {
 func (p *Printer) uncontrolled(s JSONSummary) {
 	if s.Uncontrolled > 0 {
 		fmt.Fprintf(p.W, "    note: %d key points ran in goroutines started by uninstrumented code (e.g. a library's workers); Period did not schedule them, so their interleavings were not explored\n", s.Uncontrolled)
+	}
+	if s.Unconfirmed > 0 {
+		fmt.Fprintf(p.W, "    note: %d bug(s) found with -parallel were not reproduced by a serial replay of their record, so not reported\n", s.Unconfirmed)
 	}
 }
 
