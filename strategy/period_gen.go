@@ -244,6 +244,7 @@ type pgSerialGen struct {
 	cut     [][]bool // optional: where a thread's period may end (see pgSlice)
 	par     []int    // optional: creators and their key points at creation (see pgSlice)
 	born    []int
+	scratch []int // zeroed
 	p       int
 	pat     []int
 	cnt     []int
@@ -411,17 +412,21 @@ func (g *pgSerialGen) nextRaw() ([]int, []int, bool) {
 	}
 }
 
+// zeroed returns a reused vector of zero counts, one per thread.
+func (g *pgSerialGen) zeroed() []int {
+	if cap(g.scratch) < len(g.k) {
+		g.scratch = make([]int, len(g.k))
+	}
+	c := g.scratch[:len(g.k)]
+	clear(c)
+	return c
+}
+
 // cutsOK reports whether every period but a thread's last ends at a place
 // where the thread may be cut. Counts fixed by the prefix come from a run
 // and stay as they are.
 func (g *pgSerialGen) cutsOK() bool {
-	var buf [16]int
-	cum := buf[:0]
-	if len(g.k) > len(buf) {
-		cum = make([]int, 0, len(g.k))
-	}
-	cum = cum[:len(g.k)]
-	clear(cum)
+	cum := g.zeroed()
 	for i, t := range g.pat {
 		cum[t] += g.cnt[i]
 		if c := g.cut[t]; c != nil && i >= g.nlit && cum[t] < g.k[t] && cum[t] < len(c) && !c[cum[t]] {
@@ -438,13 +443,7 @@ func (g *pgSerialGen) cutsOK() bool {
 // creator leads (see pgStrategy.ancestor) and the run is the same as that of
 // a schedule that gives the creator those key points, or none at all.
 func (g *pgSerialGen) bornOK() bool {
-	var buf [16]int
-	cum := buf[:0]
-	if len(g.k) > len(buf) {
-		cum = make([]int, 0, len(g.k))
-	}
-	cum = cum[:len(g.k)]
-	clear(cum)
+	cum := g.zeroed()
 	for i, t := range g.pat[:g.p-1] {
 		if cum[t] == 0 && i >= g.nlit {
 			if a := g.par[t]; a >= 0 && cum[a] < g.born[t] {
