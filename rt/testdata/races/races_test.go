@@ -69,9 +69,11 @@ func TestWaitGroupDoneTooEarly(t *testing.T) {
 	x := 0
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() { wg.Done(); x = 1 }()
+	done := make(chan bool) // joined, so that -race reports the race in this test, not the next
+	go func() { wg.Done(); x = 1; done <- true }()
 	wg.Wait()
 	sink = x
+	<-done
 }
 
 // ---- unbuffered channel ----
@@ -81,9 +83,11 @@ func TestUnbuffered(t *testing.T) {
 	x := 0
 	_ = x
 	ch := make(chan int)
-	go func() { ch <- 1; x = 1 }()
+	done := make(chan bool)
+	go func() { ch <- 1; x = 1; done <- true }()
 	<-ch
 	x = 2
+	<-done
 }
 
 // period:want none
@@ -179,9 +183,11 @@ func TestSemaphoreTooWide(t *testing.T) {
 func TestClose(t *testing.T) {
 	x := 0
 	ch := make(chan int)
-	go func() { close(ch); x = 1 }()
+	done := make(chan bool)
+	go func() { close(ch); x = 1; done <- true }()
 	<-ch
 	sink = x
+	<-done
 }
 
 // period:want none
@@ -197,10 +203,12 @@ func TestCloseFixed(t *testing.T) {
 func TestRange(t *testing.T) {
 	x := 0
 	ch := make(chan int, 2)
-	go func() { ch <- 1; close(ch); x = 1 }()
+	done := make(chan bool)
+	go func() { ch <- 1; close(ch); x = 1; done <- true }()
 	for range ch {
 	}
 	sink = x
+	<-done
 }
 
 // period:want none
