@@ -442,17 +442,12 @@ func (s *pgStrategy) End(r *Run) {
 		}
 	}
 	counts := map[GID]int{}
-	sigs := map[GID]uint64{}
 	for _, e := range r.Events {
 		if e.Op != OpExit {
 			counts[e.G]++
-			sigs[e.G] = pgMix(sigs[e.G], e.Op, e.Site)
 		}
 	}
 	sl := pgCounts(counts)
-	sl.C = pgClasses(sl.T, sigs)
-	sl.Cut = pgCuts(sl, r)
-	sl.Par, sl.Born = pgCreators(sl, r.Paths, r.Born)
 	key := pgSliceKey(r)
 	eff := pgEffective(s.picks, len(s.cur))
 	job := s.curJob
@@ -465,10 +460,16 @@ func (s *pgStrategy) End(r *Run) {
 			all = append(all, pgSlot{t, 1})
 		}
 		job.sl = pgCounts(one)
-		job.sl.C = pgClasses(job.sl.T, sigs)
+		job.sl.C = pgClasses(job.sl.T, pgSigs(r))
 		s.cur = pgSchedule{all}
 	}
 	if job != nil && key != job.key && !pgSupported(sl, job.sl) {
+		if !s.list.has(key) {
+			// What the Go adaptations need, only for a slice that makes a job.
+			sl.C = pgClasses(sl.T, pgSigs(r))
+			sl.Cut = pgCuts(sl, r)
+			sl.Par, sl.Born = pgCreators(sl, r.Paths, r.Born)
+		}
 		s.list.update(key, sl, pgGetPrefix(eff, s.prev))
 	}
 	s.prev = eff
@@ -611,6 +612,17 @@ func pgAloneUntil(sl pgSlice, r *Run, t GID) int {
 		}
 	}
 	return max(first, 0)
+}
+
+// pgSigs is each thread's signature: what it ran, not where it started.
+func pgSigs(r *Run) map[GID]uint64 {
+	sigs := map[GID]uint64{}
+	for _, e := range r.Events {
+		if e.Op != OpExit {
+			sigs[e.G] = pgMix(sigs[e.G], e.Op, e.Site)
+		}
+	}
+	return sigs
 }
 
 // pgMix adds a key point to a thread's signature (FNV-1a over op and

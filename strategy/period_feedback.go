@@ -128,6 +128,19 @@ func (l *pgJobList) update(key string, sl pgSlice, pre pgPrefix) {
 	l.all = append(l.all, j)
 }
 
+// has reports whether a job for the slice exists or existed.
+func (l *pgJobList) has(key string) bool {
+	if l.done[key] {
+		return true
+	}
+	for _, j := range l.jobs {
+		if j.key == key {
+			return true
+		}
+	}
+	return false
+}
+
 // covered reports whether another job of the list hosts every schedule of
 // job i: its slice supports job i's (a thread's extra key points run in its
 // last period, so the schedule of the smaller slice is one of the bigger
