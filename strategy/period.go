@@ -659,12 +659,27 @@ func pgClasses(ts []GID, sigs map[GID]uint64) []int {
 	return c
 }
 
-// Describe shows the current schedule; ".." marks the unbounded last period.
+// Describe shows the current schedule; ".." marks the unbounded last
+// period. The threads named before it are given by goroutine, as reports
+// name goroutines: <{t3,t3},{t1},{..}> (t3 = g0.3, t1 = g0.1).
 func (s *pgStrategy) Describe() string {
 	if len(s.cur) == 1 && len(s.cur[0]) == 0 {
 		return "<{..}>"
 	}
-	return s.cur.format(true)
+	var names []string
+	seen := map[GID]bool{}
+	for _, per := range s.cur[:len(s.cur)-1] {
+		for _, sl := range per {
+			if !seen[sl.T] && int(sl.T) < len(s.paths) {
+				seen[sl.T] = true
+				names = append(names, "t"+strconv.Itoa(int(sl.T))+" = g"+s.paths[sl.T])
+			}
+		}
+	}
+	if len(names) == 0 {
+		return s.cur.format(true)
+	}
+	return s.cur.format(true) + " (" + strings.Join(names, ", ") + ")"
 }
 
 // pgSliceKey identifies a run's slice independently of GID numbering: the
