@@ -264,10 +264,6 @@ func bugKey(b bug) string {
 	return b.kind + "|" + b.location + "|" + msg
 }
 
-func replayName(test string, schedule int, kind string) string {
-	return fmt.Sprintf("%s.s%d.%s.period", test, schedule, kind)
-}
-
 func exploreOne(t *testing.T, tt Test, cfg Config, restores []func(), out *resultWriter) Summary {
 	start := time.Now()
 	sum := Summary{Action: "summary", Package: cfg.Package, Test: tt.Name, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound}
@@ -302,7 +298,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 	os.MkdirAll(cfg.OutDir, 0o755)
 	schedule := 0
 	publish := func(tr *trace.Trace) {
-		path := filepath.Join(cfg.OutDir, replayName(tt.Name, schedule, tr.Kind))
+		path := filepath.Join(cfg.OutDir, trace.FileName(tt.Name, cfg.Strategy, cfg.Seed, schedule, tr.Kind))
 		if err := tr.WriteFile(path); err != nil {
 			path = "(replay file not written: " + err.Error() + ")"
 		}

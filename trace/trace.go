@@ -96,6 +96,13 @@ func (t *Trace) Write(w io.Writer) error {
 	return bw.Flush()
 }
 
+// FileName is the name of the replay file of a bug: the test, the strategy
+// and seed that found it (runs of other strategies or seeds into the same
+// directory do not overwrite it), the schedule and the bug kind.
+func FileName(test, strategy string, seed int64, schedule int, kind string) string {
+	return fmt.Sprintf("%s.%s-seed%d.s%d.%s.period", test, strategy, seed, schedule, kind)
+}
+
 // WriteFile writes t to path, replacing any previous file atomically.
 func (t *Trace) WriteFile(path string) error {
 	tmp := path + ".tmp"

@@ -88,3 +88,16 @@ func TestPathLess(t *testing.T) {
 		t.Fatal("PathLess does not order numerically")
 	}
 }
+
+// Bugs found by other strategies or seeds get files of their own.
+func TestFileName(t *testing.T) {
+	a := FileName("TestX", "period", 1, 3, "panic")
+	if a != "TestX.period-seed1.s3.panic.period" {
+		t.Fatalf("file name %q", a)
+	}
+	for _, b := range []string{FileName("TestX", "dfs", 1, 3, "panic"), FileName("TestX", "period", 2, 3, "panic")} {
+		if b == a {
+			t.Fatalf("%q for two explorations", a)
+		}
+	}
+}

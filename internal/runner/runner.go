@@ -386,7 +386,7 @@ func recordCrash(ctx context.Context, b Binary, opts Options, work, test string,
 			}
 		}
 	}
-	path := filepath.Join(opts.Config.OutDir, fmt.Sprintf("%s.s%d.%s.period", test, schedule, kind))
+	path := filepath.Join(opts.Config.OutDir, trace.FileName(test, cfg.Strategy, cfg.Seed, schedule, kind))
 	if err := tr.WriteFile(path); err != nil {
 		return ""
 	}
