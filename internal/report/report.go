@@ -82,7 +82,12 @@ func (p *Printer) Result(s JSONSummary) {
 	if len(s.Bugs) == 0 {
 		extra := ""
 		if s.Exhausted {
-			extra = ", search space exhausted"
+			// Exhausted within the strategy's bound: a bug deeper than the
+			// bound can still exist.
+			extra = ", every schedule within the bound explored"
+			if s.Bound > 0 {
+				extra = fmt.Sprintf(", every schedule within bound %d explored", s.Bound)
+			}
 		}
 		if s.Diverged != "" {
 			fmt.Fprintf(p.W, "--- DIVERGED %s: %s\n", s.Test, s.Diverged)
