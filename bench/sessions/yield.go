@@ -1,0 +1,5 @@
+package sessions
+
+import "runtime"
+
+func runtimeYield() { runtime.Gosched() }
