@@ -484,6 +484,9 @@ func (r *rewriter) needsTemp(e ast.Expr) bool {
 // rangeStmt rewrites range over a channel into receives; other ranges only
 // get their operands rewritten. lab is the statement's label, if any.
 func (r *rewriter) rangeStmt(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
+	if mapCore(r.info.TypeOf(s.X)) != nil {
+		return r.mapRange(s, lab)
+	}
 	if _, isChan := under(r.info.TypeOf(s.X)).(*types.Chan); !isChan {
 		if chanParam(r.info.TypeOf(s.X)) {
 			r.note(s.Pos(), "range over a value of type parameter type is not controlled")
@@ -569,6 +572,113 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
 		loop = lab
 	}
 	return block(pos, define(pos, []ast.Expr{c}, ch), loop)
+}
+
+// mapRange rewrites range over a map (or a type parameter whose core type
+// is a map) to iterate in rt.MapKeys order, which does not depend on the
+// process as Go's randomized order does:
+//
+//	for it, k, v := rt.MapRange(m); it.Next(); { k, v = it.Key(), it.Value(); ... }
+//
+// The range expression is evaluated once, by the init statement. k and v are
+// declared by the init statement, so that they are shared by all iterations
+// before Go 1.22 and copied into each iteration from Go 1.22 on, as the
+// range's own variables are; the body keeps its own scope (it may redeclare
+// k). for k, v = range m assigns k and v (instrumented memory if they are)
+// at the top of each iteration.
+func (r *rewriter) mapRange(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
+	pos := s.For
+	it := r.tmp(pos)
+	blank := func() ast.Expr { return ident("_", pos) }
+	lhs := []ast.Expr{it, blank(), blank()}
+	var set *ast.AssignStmt
+	for i, e := range []ast.Expr{s.Key, s.Value} {
+		if isBlank(e) {
+			continue
+		}
+		if set == nil {
+			set = &ast.AssignStmt{TokPos: pos, Tok: token.ASSIGN}
+		}
+		get := "Key"
+		if i == 1 {
+			get = "Value"
+		}
+		call := &ast.CallExpr{Fun: &ast.SelectorExpr{X: ident(it.Name, pos), Sel: ident(get, pos)}, Lparen: pos, Rparen: pos}
+		if s.Tok == token.DEFINE {
+			id := e.(*ast.Ident)
+			lhs[i+1] = id
+			set.Lhs = append(set.Lhs, ident(id.Name, pos))
+		} else {
+			set.Lhs = append(set.Lhs, r.lhs(e))
+		}
+		set.Rhs = append(set.Rhs, call)
+	}
+	x := r.expr(s.X)
+	r.block(s.Body)
+	if set != nil {
+		s.Body.List = append([]ast.Stmt{set}, s.Body.List...)
+	}
+	next := &ast.CallExpr{Fun: &ast.SelectorExpr{X: ident(it.Name, pos), Sel: ident("Next", pos)}, Lparen: pos, Rparen: pos}
+	var loop ast.Stmt = &ast.ForStmt{For: pos,
+		Init: define(pos, lhs, r.hook(pos, "MapRange", x)),
+		Cond: next,
+		Body: s.Body}
+	if lab != nil {
+		lab.Stmt = loop
+		loop = lab
+	}
+	return loop
+}
+
+// mapCore returns the map type that is t's core type, if any: t's underlying
+// type, or the one underlying type of every type in a type parameter's set.
+func mapCore(t types.Type) *types.Map {
+	if t == nil {
+		return nil
+	}
+	tp, ok := types.Unalias(t).(*types.TypeParam)
+	if !ok {
+		m, _ := t.Underlying().(*types.Map)
+		return m
+	}
+	var core *types.Map
+	same := true
+	var visit func(iface *types.Interface)
+	visit = func(iface *types.Interface) {
+		for i := 0; i < iface.NumEmbeddeds(); i++ {
+			var terms []types.Type
+			switch e := types.Unalias(iface.EmbeddedType(i)).(type) {
+			case *types.Union:
+				for j := 0; j < e.Len(); j++ {
+					terms = append(terms, e.Term(j).Type())
+				}
+			default:
+				if in, ok := e.Underlying().(*types.Interface); ok {
+					visit(in)
+					continue
+				}
+				terms = append(terms, e)
+			}
+			for _, t := range terms {
+				m, ok := t.Underlying().(*types.Map)
+				switch {
+				case !ok:
+					same = false
+				case core == nil:
+					core = m
+				case !types.Identical(core, m):
+					same = false
+				}
+			}
+		}
+	}
+	if iface, ok := tp.Underlying().(*types.Interface); ok {
+		visit(iface)
+	}
+	if !same {
+		return nil
+	}
+	return core
 }
 
 // rangeWrites reports for k, v = range x whose k or v is instrumented memory
