@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/period-dev/period/strategy"
 	"github.com/period-dev/period/trace"
@@ -878,6 +877,3 @@ func panicStack() []byte {
 	buf := make([]byte, 16<<10)
 	return buf[:runtime.Stack(buf, false)]
 }
-
-// unsafePtr returns the address of any pointer-shaped value.
-func unsafePtr(p unsafe.Pointer) uintptr { return uintptr(p) }

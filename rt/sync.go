@@ -12,7 +12,6 @@ import (
 	"github.com/period-dev/period/strategy"
 )
 
-func goexit()  { runtime.Goexit() }
 func gosched() { runtime.Gosched() }
 
 // The sync primitives are modelled, not called: the engine keeps each
