@@ -75,6 +75,7 @@ type gstate struct {
 	kps      int      // key points executed in this run
 	born     int      // key points the parent had executed when it started g
 	lastEv   int      // index in e.events of the last step g took part in (its own, or as a partner)
+	passed   int      // decisions since g last ran at which g was enabled and another goroutine was chosen
 	vc       vc       // vector clock (race detection)
 	sub      *subtest // subtests made by TRun, and tests with parallel subtests
 	cleanups []func() // t.Cleanup functions of the (sub)test run by this goroutine
@@ -135,21 +136,24 @@ type engine struct {
 	active atomic.Bool // a controlled run is in progress
 	runIdx int
 
-	gs       []*gstate
-	byGoid   map[int64]*gstate
-	cur      *gstate
-	transit  int               // goroutines settling after a rendezvous
-	yielder  *gstate           // yielded last; not enabled again until another goroutine steps
-	releaser strategy.Releaser // the strategy, when it may release runs to free mode (Config.Parallel)
-	free     bool              // free mode (free.go): e.cur is the goroutine whose key point is under way
-	freeOver bool              // free mode was left in this run; it does not come back
-	leaving  bool              // a goroutine waits to take control back from free mode
-	frand    strategy.SplitMix // free mode's PRNG: who has queued is up to the real timing
-	outside  int               // hooks called by goroutines outside control in this run
-	detached int
-	seq      uint64
-	steps    int
-	progress atomic.Int64 // steps taken, read by the watchdog
+	gs         []*gstate
+	byGoid     map[int64]*gstate
+	cur        *gstate
+	transit    int               // goroutines settling after a rendezvous
+	yielder    *gstate           // yielded last; not enabled again until another goroutine steps
+	releaser   strategy.Releaser // the strategy, when it may release runs to free mode (Config.Parallel)
+	free       bool              // free mode (free.go): e.cur is the goroutine whose key point is under way
+	freeOver   bool              // free mode was left in this run; it does not come back
+	leaving    bool              // a goroutine waits to take control back from free mode
+	frand      strategy.SplitMix // free mode's PRNG: who has queued is up to the real timing
+	outside    int               // hooks called by goroutines outside control in this run
+	detached   int
+	seq        uint64
+	steps      int
+	forced     int          // decisions in this run where fairness overrode the strategy (unfairBound)
+	lastEffect int          // the last step whose operation can change state (not a poll: Op.IsPoll)
+	pollYields int          // yields, selects and try-locks since lastEffect
+	progress   atomic.Int64 // steps taken, read by the watchdog
 
 	events  []strategy.Event
 	choices []choiceRec // open choices, by position among events
@@ -157,6 +161,7 @@ type engine struct {
 	evBuf   []strategy.Event
 
 	stopping bool // a bug ended the run: everybody unwinds
+	cut      bool // the run reached its step limit without being a hang (config.cutAtLimit)
 	finished bool // the run is over (all done, all blocked, or stopped)
 	rootDone bool
 	// advances of virtual time since the test returned: goroutines that a
@@ -383,14 +388,33 @@ func (e *engine) decide(from *gstate) {
 			return
 		}
 		e.steps++
+		if w := e.steps - e.lastEffect; e.cfg.AdaptiveSteps && w > e.cfg.MaxSteps/2 && e.pollYields*100 >= w {
+			// Fair scheduling lets every goroutine run: a run that only
+			// polls for this long waits for something that never comes.
+			// Atomics and reads alone can be work (a lock-free structure);
+			// polling that keeps yielding is waiting.
+			e.report(bug{kind: "hang", message: fmt.Sprintf("no progress under fair scheduling: the last %d steps only polled and yielded (%d yields, selects, try-locks among them)", e.steps-e.lastEffect, e.pollYields), location: enabled[0].p.site})
+			e.stop()
+			return
+		}
 		if e.cfg.maxSteps > 0 && e.steps > e.cfg.maxSteps {
-			e.report(bug{kind: "hang", message: fmt.Sprintf("the schedule exceeded %d steps (livelock or unbounded loop); use -steps to raise the limit", e.cfg.maxSteps), location: enabled[0].p.site})
+			if e.cfg.cutAtLimit {
+				// Many steps are not a hang: a finite test can do a lot of work.
+				e.cut = true
+				e.stop()
+				return
+			}
+			e.report(bug{kind: "hang", message: e.cfg.hangMessage(), location: enabled[0].p.site})
 			e.stop()
 			return
 		}
 		evs := e.evBuf[:0]
-		for _, g := range enabled {
+		starved := -1 // the enabled goroutine passed over most often, if over the bound
+		for k, g := range enabled {
 			evs = append(evs, strategy.Event{G: g.id, Op: g.p.op, Obj: g.p.obj, Site: g.p.site})
+			if g.passed >= unfairBound && (starved < 0 || g.passed > enabled[starved].passed) {
+				starved = k
+			}
 		}
 		e.evBuf = evs
 		var i int
@@ -408,8 +432,26 @@ func (e *engine) decide(from *gstate) {
 				panic(fmt.Sprintf("period: strategy %s picked %d of %d enabled goroutines", e.strat.Name(), i, len(enabled)))
 			}
 			e.free = e.releaser != nil && !e.freeOver && e.releaser.Release()
+			if starved >= 0 && !e.free {
+				// Bounded unfairness: Go's scheduler preempts every
+				// goroutine within milliseconds, so no real execution
+				// passes over a runnable goroutine forever. The strategy
+				// still saw the step (its bookkeeping stays consistent);
+				// the record shows what ran, so replays follow it.
+				i = starved
+				e.forced++
+			}
+		}
+		for _, g := range enabled {
+			g.passed++
 		}
 		next := enabled[i]
+		next.passed = 0
+		if !next.p.op.IsPoll() {
+			e.lastEffect, e.pollYields = e.steps, 0
+		} else if op := next.p.op; op == strategy.OpYield || op == strategy.OpSelect || op == strategy.OpTryLock {
+			e.pollYields++
+		}
 		if next.p.op == strategy.OpYield {
 			e.yielder = next
 		} else if next != e.yielder {
@@ -505,6 +547,14 @@ func (e *engine) choose(g *gstate, n int) int {
 	e.choices = append(e.choices, choiceRec{at: len(e.events), n: n, k: k})
 	return k
 }
+
+// unfairBound is how many decisions an enabled goroutine may be passed over
+// before the engine runs it whatever the strategy picked (CHESS's fair
+// scheduling, bounded as in Coyote: strategies are free below the bound). It
+// is far above the depth of the bugs the strategies look for, and far below
+// the step limit, so a correct spin or polling loop always lets the goroutine
+// it waits for run.
+const unfairBound = 200
 
 // timerLeakAdvances is how many times virtual time may advance after the
 // test returned before the goroutines still waiting for timers are reported

@@ -39,9 +39,16 @@ type Config struct {
 	NoRace   bool // turn data-race detection off
 	Parallel bool // strategies that release runs (PERIOD's last period) run them free: see free.go
 
-	MaxSteps  int           // steps per schedule before a hang is reported
-	Watchdog  time.Duration // a goroutine without a key point for this long is detached
-	HangAfter time.Duration // nothing but detached goroutines for this long: hang
+	MaxSteps int // steps per schedule before a hang is reported
+	// AdaptiveSteps derives the step limit from the test itself (the user
+	// did not set -steps): the first schedule may run 10*MaxSteps and is
+	// cut, not reported, if it exceeds them (the test is too big to explore);
+	// later schedules are a hang only beyond max(MaxSteps, 100 times the
+	// first schedule's steps), since a fair schedule of a finite test does
+	// not run a hundred times longer than another.
+	AdaptiveSteps bool
+	Watchdog      time.Duration // a goroutine without a key point for this long is detached
+	HangAfter     time.Duration // nothing but detached goroutines for this long: hang
 
 	OutDir  string // where replay files go
 	Results string // JSON-lines file the results are appended to
@@ -56,10 +63,32 @@ type Config struct {
 
 type config struct {
 	Config
-	maxSteps  int
-	watchdog  time.Duration
-	hangAfter time.Duration
-	onBug     func(*engine, bug)
+	maxSteps   int
+	cutAtLimit bool // reaching maxSteps cuts the run (counted in Summary.Cut), no verdict
+	firstSteps int  // steps of the test's first schedule (AdaptiveSteps)
+	watchdog   time.Duration
+	hangAfter  time.Duration
+	onBug      func(*engine, bug)
+}
+
+// hangMessage explains a run that reached the step limit.
+func (c *config) hangMessage() string {
+	if c.AdaptiveSteps && c.firstSteps > 0 {
+		return fmt.Sprintf("no progress under fair scheduling: the schedule ran %d steps, over 100 times the %d of the test's first schedule (livelock or unbounded loop); use -steps to set the limit", c.maxSteps, c.firstSteps)
+	}
+	return fmt.Sprintf("the schedule exceeded %d steps under fair scheduling (livelock or unbounded loop); use -steps to raise the limit", c.maxSteps)
+}
+
+// stepLimit sets the step limit of the next schedule (AdaptiveSteps).
+func (c *config) stepLimit(schedule int) {
+	if !c.AdaptiveSteps {
+		return
+	}
+	if schedule == 1 {
+		c.maxSteps, c.cutAtLimit = 10*c.MaxSteps, true
+		return
+	}
+	c.maxSteps, c.cutAtLimit = max(c.MaxSteps, 100*c.firstSteps), false
 }
 
 func loadConfig() (Config, error) {
@@ -118,6 +147,13 @@ type Summary struct {
 	// Unconfirmed counts the bugs found in free mode (Config.Parallel)
 	// that a serial replay of their record did not reproduce: not reported.
 	Unconfirmed int `json:",omitempty"`
+	// Cut counts the schedules stopped at the step limit without a verdict:
+	// the test's first schedule was too long to explore (exploration then
+	// stops), see Config.AdaptiveSteps.
+	Cut int `json:",omitempty"`
+	// Forced counts the decisions where fairness overrode the strategy: a
+	// goroutine had been passed over unfairBound times while enabled.
+	Forced int `json:",omitempty"`
 }
 
 // countBuggy adds one schedule's bug kinds to s.Buggy, each kind once.
@@ -222,12 +258,12 @@ func (e *engine) resetRun(idx int) {
 	e.cur = nil
 	e.yielder = nil
 	e.outside = 0
-	e.transit, e.detached, e.seq, e.steps = 0, 0, 0, 0
+	e.transit, e.detached, e.seq, e.steps, e.forced, e.lastEffect, e.pollYields = 0, 0, 0, 0, 0, 0, 0
 	e.free, e.freeOver, e.leaving = false, false, false
 	e.frand = strategy.SplitMix{S: uint64(e.cfg.Seed)*0xd1b54a32d192ed03 ^ uint64(idx+1)}
 	e.events = nil
 	e.choices = nil
-	e.stopping, e.finished, e.rootDone = false, false, false
+	e.stopping, e.finished, e.rootDone, e.cut = false, false, false, false
 	e.afterRoot, e.rootAt = 0, 0
 	e.runDone = make(chan struct{})
 	e.bugs = nil
@@ -336,6 +372,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 		}
 		e.mu.Lock()
 		e.resetRun(schedule - 1)
+		e.cfg.stepLimit(schedule)
 		e.mu.Unlock()
 		out.write(progress{Action: "run", Test: tt.Name, Schedule: schedule})
 		nb := len(sum.Bugs)
@@ -366,6 +403,13 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 			}
 		}
 		sum.Steps += e.steps
+		sum.Forced += e.forced
+		if schedule == 1 {
+			e.cfg.firstSteps = e.steps
+		}
+		if e.cut {
+			sum.Cut++
+		}
 		sum.Uncontrolled += e.outside
 		kinds := make([]string, len(e.bugs))
 		for i, b := range e.bugs {
@@ -388,7 +432,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 				sum.Schedule = d.Describe()
 			}
 		}
-		if !cfg.Continue && endsExploration(sum.Bugs) {
+		if !cfg.Continue && endsExploration(sum.Bugs) || e.cut && schedule == 1 {
 			break
 		}
 	}

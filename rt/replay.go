@@ -40,6 +40,14 @@ func (r *replayer) next(e *engine, enabled []*gstate) int {
 			e.stop()
 			return -1
 		}
+		if r.t.Kind == "hang" {
+			// A hang is declared after a number of steps that the
+			// record holds (the step limit, or steps that only polled):
+			// following them all is reproducing it.
+			e.report(bug{kind: "hang", message: r.t.Message, location: r.t.Location})
+			e.stop()
+			return -1
+		}
 		// Past the record: the recorded failure should have happened by now.
 		return r.diverge(e, fmt.Sprintf("the program went on after the %d recorded entries", len(r.t.Entries)))
 	}

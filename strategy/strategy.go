@@ -62,6 +62,17 @@ func (o Op) String() string {
 	return "op?"
 }
 
+// IsPoll reports whether the op only looks at state, or may leave it as it
+// was (a yield, a read, an atomic, a try-lock, a select that may take its
+// default): a run made of nothing else for long is a livelock, not work.
+func (o Op) IsPoll() bool {
+	switch o {
+	case OpYield, OpRead, OpAtomic, OpTryLock, OpSelect, OpResume:
+		return true
+	}
+	return false
+}
+
 // IsAccess reports whether the op is a plain shared-memory access.
 func (o Op) IsAccess() bool { return o == OpRead || o == OpWrite }
 

@@ -33,7 +33,7 @@ import (
 // enough for a correct loop of 100k mutex-protected increments.
 const (
 	defaultSteps = 1000000
-	stepsUsage   = "report a hang when one schedule exceeds `n` steps"
+	stepsUsage   = "report a hang when one schedule exceeds `n` steps (default: derived from the test's first schedule, at least 1000000)"
 )
 
 const (
@@ -156,9 +156,16 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	cfg := rt.Config{Run: f.run, Strategy: f.strategy, Seed: f.seed, Bound: f.bound, Budget: f.budget, Continue: f.cont,
-		Focus: f.focus, MaxSteps: f.steps, OutDir: out, NoRace: !f.race, Parallel: f.parallel}
+		Focus: f.focus, MaxSteps: f.steps, AdaptiveSteps: !flagSet(fs, "steps"), OutDir: out, NoRace: !f.race, Parallel: f.parallel}
 	p := &report.Printer{W: stdout, JSON: f.json, Verbose: f.verbose}
 	return testPackages(ctx, fs.Args(), cfg, f.timeout, p, stderr)
+}
+
+// flagSet tells whether the command line set the flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // testPackages prepares, builds and explores each package.

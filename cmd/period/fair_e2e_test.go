@@ -1,0 +1,43 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/period-dev/period/strategy"
+)
+
+// Correct spin, retry and polling loops give no verdict under any strategy
+// (Go's scheduler never starves a runnable goroutine, and neither does
+// Period beyond its unfairness bound), while a real livelock is still a hang.
+func TestFairSchedulesOnEveryStrategy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program once per strategy")
+	}
+	dir, _ := filepath.Abs("testdata/fair")
+	for _, name := range strategy.Names() {
+		t.Run(name, func(t *testing.T) {
+			code, sums, stderr := periodJSON(t, "test", "-json", "-strategy", name, "-budget", "60", "-run", "^Test[^L]", "-o", t.TempDir(), dir)
+			if code != 0 {
+				t.Errorf("exit %d, want 0: %s", code, stderr)
+			}
+			if len(sums) != 5 {
+				t.Errorf("want 5 tests explored, got %d", len(sums))
+			}
+			for test, s := range sums {
+				for _, b := range s.Bugs {
+					t.Errorf("%s: false verdict %s at %s: %s", test, b.Kind, b.Location, b.Message)
+				}
+			}
+		})
+	}
+	t.Run("livelock", func(t *testing.T) {
+		code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "5", "-run", "^TestLivelock$", "-o", t.TempDir(), dir)
+		s := sums["TestLivelock"]
+		if code != 1 || len(s.Bugs) != 1 || s.Bugs[0].Kind != "hang" || !strings.Contains(s.Bugs[0].Message, "no progress under fair scheduling") {
+			t.Fatalf("want a hang with no progress under fair scheduling, exit %d: %+v %s", code, s.Bugs, stderr)
+		}
+		checkReplay(t, s.Bugs[0].Replay, "hang")
+	})
+}

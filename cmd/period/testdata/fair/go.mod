@@ -1,0 +1,3 @@
+module example.com/fair
+
+go 1.25
