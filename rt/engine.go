@@ -813,81 +813,98 @@ func (e *engine) teardown() {
 // watchdog detaches a current goroutine that runs too long without reaching a
 // key point, so that the others can go on; a run with nothing left but
 // detached goroutines for too long is a hang.
+//
+// It is a timer that re-arms itself, not a goroutine: between checks no
+// goroutine of Period's exists, so code that lists the process's goroutines
+// (goleak, runtime.NumGoroutine) sees the test's goroutines only.
 func (e *engine) watchdog() (stop func()) {
-	quit := make(chan struct{})
+	var quit atomic.Bool
 	limit := e.cfg.watchdog
-	go func() {
-		tick := time.NewTicker(limit / 50)
-		defer tick.Stop()
-		var idleSince time.Time
-		lastProgress, stalledSince := e.progress.Load(), time.Now()
-		for {
-			select {
-			case <-quit:
-				return
-			case <-tick.C:
-			}
-			e.mu.Lock()
-			if e.finished {
-				e.mu.Unlock()
-				return
-			}
-			now := time.Now()
-			if p := e.progress.Load(); p != lastProgress {
-				lastProgress, stalledSince = p, now
-			}
-			if e.transit > 0 && now.Sub(stalledSince) > limit {
-				// A rendezvous partner never reached its next key point
-				// (blocked or spinning outside control): detach it too.
-				for _, g := range e.gs {
-					if g.settling {
-						e.settle(g)
-						g.status = gDetached
-						e.detached++
-					}
-				}
-			}
-			if e.free && e.cur == nil && now.Sub(stalledSince) > limit {
-				// Free goroutines that reach no key point while nobody
-				// else can move: detached, as the serial engine would.
-				for _, g := range e.gs {
-					if g.status == gRunning && !g.settling {
-						g.status = gDetached
-						e.detached++
-					}
-				}
-			}
-			if g := e.cur; g != nil && e.transit == 0 && (now.Sub(stalledSince) > limit || now.Sub(stalledSince) >= limit/50 && realBlocked(g.goid)) {
-				g.status = gDetached
-				e.detached++
-				e.cur = nil
-				e.decide(nil)
-			}
-			if e.cur == nil && e.detached > 0 && e.transit == 0 {
-				if idleSince.IsZero() {
-					idleSince = now
-				} else if now.Sub(idleSince) > e.cfg.hangAfter {
-					var where string
-					for _, g := range e.gs {
-						if g.status == gDetached {
-							where = g.lastSite
-							msg := fmt.Sprintf("goroutine g%s ran for over %v without reaching a key point (spinning, or blocked in code Period does not control) after %s", g.path, e.cfg.hangAfter, g.lastSite)
-							e.report(bug{kind: "hang", message: msg, location: where})
-							e.exitIfStuck(g, msg, where)
-							break
-						}
-					}
-					e.stop()
-					e.mu.Unlock()
-					return
-				}
-			} else {
-				idleSince = time.Time{}
-			}
-			e.mu.Unlock()
+	var idleSince time.Time
+	lastProgress, stalledSince := e.progress.Load(), time.Now()
+	var timer *time.Timer
+	var mu sync.Mutex // orders a check against stop's Stop of the timer
+	check := func() bool {
+		if quit.Load() {
+			return false
 		}
-	}()
-	return func() { close(quit) }
+		e.mu.Lock()
+		if e.finished {
+			e.mu.Unlock()
+			return false
+		}
+		now := time.Now()
+		if p := e.progress.Load(); p != lastProgress {
+			lastProgress, stalledSince = p, now
+		}
+		if e.transit > 0 && now.Sub(stalledSince) > limit {
+			// A rendezvous partner never reached its next key point
+			// (blocked or spinning outside control): detach it too.
+			for _, g := range e.gs {
+				if g.settling {
+					e.settle(g)
+					g.status = gDetached
+					e.detached++
+				}
+			}
+		}
+		if e.free && e.cur == nil && now.Sub(stalledSince) > limit {
+			// Free goroutines that reach no key point while nobody
+			// else can move: detached, as the serial engine would.
+			for _, g := range e.gs {
+				if g.status == gRunning && !g.settling {
+					g.status = gDetached
+					e.detached++
+				}
+			}
+		}
+		if g := e.cur; g != nil && e.transit == 0 && (now.Sub(stalledSince) > limit || now.Sub(stalledSince) >= limit/50 && realBlocked(g.goid)) {
+			g.status = gDetached
+			e.detached++
+			e.cur = nil
+			e.decide(nil)
+		}
+		if e.cur == nil && e.detached > 0 && e.transit == 0 {
+			if idleSince.IsZero() {
+				idleSince = now
+			} else if now.Sub(idleSince) > e.cfg.hangAfter {
+				var where string
+				for _, g := range e.gs {
+					if g.status == gDetached {
+						where = g.lastSite
+						msg := fmt.Sprintf("goroutine g%s ran for over %v without reaching a key point (spinning, or blocked in code Period does not control) after %s", g.path, e.cfg.hangAfter, g.lastSite)
+						e.report(bug{kind: "hang", message: msg, location: where})
+						e.exitIfStuck(g, msg, where)
+						break
+					}
+				}
+				e.stop()
+				e.mu.Unlock()
+				return false
+			}
+		} else {
+			idleSince = time.Time{}
+		}
+		e.mu.Unlock()
+		return true
+	}
+	var tick func()
+	tick = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if check() {
+			timer = time.AfterFunc(limit/50, tick)
+		}
+	}
+	mu.Lock()
+	timer = time.AfterFunc(limit/50, tick)
+	mu.Unlock()
+	return func() {
+		quit.Store(true)
+		mu.Lock()
+		timer.Stop()
+		mu.Unlock()
+	}
 }
 
 // userStack is the calling goroutine's stack as a user wants to read it.

@@ -1,0 +1,3 @@
+module example.com/introspect
+
+go 1.25

@@ -1,0 +1,67 @@
+// Tests that list the process's goroutines, as goleak.VerifyNone does: under
+// Period they must see the test's goroutines only, not Period's own.
+package introspect
+
+import (
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// others lists the goroutines other than the caller's that are not the
+// testing package's own (those wait in testing.(*T).Run or RunTests), by
+// the first function of each stack, as goleak filters them.
+func others() []string {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var found []string
+	for i, g := range strings.Split(string(buf), "\n\n") {
+		lines := strings.Split(g, "\n")
+		if i == 0 || len(lines) < 2 {
+			continue // the caller's own goroutine comes first
+		}
+		first := lines[1]
+		if k := strings.LastIndex(first, "("); k > 0 {
+			first = first[:k]
+		}
+		switch first {
+		case "testing.(*T).Run", "testing.RunTests", "testing.runTests", "testing.(*T).Parallel", "testing.(*M).Run":
+			continue
+		}
+		found = append(found, lines[0]+" "+first)
+	}
+	return found
+}
+
+// verifyNone retries for a while, as goleak does, for goroutines on their way out.
+func verifyNone(t *testing.T) {
+	var left []string
+	for i := 0; i < 50; i++ {
+		if left = others(); len(left) == 0 {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Errorf("unexpected goroutines: %v", left)
+}
+
+func TestWorkersThenVerify(t *testing.T) {
+	defer verifyNone(t)
+	var wg sync.WaitGroup
+	ch := make(chan int)
+	for i := 0; i < 3; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range ch {
+			}
+		}()
+	}
+	for i := 0; i < 5; i++ {
+		ch <- i
+	}
+	close(ch)
+	wg.Wait()
+}
