@@ -160,10 +160,11 @@ type engine struct {
 	enBuf   []*gstate   // reused: enabled goroutines at the current point
 	evBuf   []strategy.Event
 
-	stopping bool // a bug ended the run: everybody unwinds
-	cut      bool // the run reached its step limit without being a hang (config.cutAtLimit)
-	finished bool // the run is over (all done, all blocked, or stopped)
-	rootDone bool
+	stopping    bool   // a bug ended the run: everybody unwinds
+	outsideWait string // the run was abandoned: a goroutine waited too long in uncontrolled code
+	cut         bool   // the run reached its step limit without being a hang (config.cutAtLimit)
+	finished    bool   // the run is over (all done, all blocked, or stopped)
+	rootDone    bool
 	// advances of virtual time since the test returned: goroutines that a
 	// ticker (or a timer loop) keeps waking after the test returned are a
 	// leak once there were timerLeakAdvances of them.
@@ -607,6 +608,9 @@ func stuckLocation(stuck []*gstate) string {
 }
 
 func (e *engine) report(b bug) {
+	if e.outsideWait != "" || e.cut {
+		return // the run ended without a verdict: what unwinding shows is not one
+	}
 	e.bugs = append(e.bugs, b)
 	if e.cfg.onBug != nil {
 		e.cfg.onBug(e, b)
@@ -736,7 +740,7 @@ func (e *engine) run(t *testing.T, f func()) {
 		<-e.runDone
 		stopWatch()
 		e.mu.Lock()
-		if len(e.bugs) == 0 && failed != nil && failed() {
+		if len(e.bugs) == 0 && failed != nil && failed() && e.outsideWait == "" && !e.cut {
 			e.report(bug{kind: "fail", message: "the test failed"})
 		}
 		e.mu.Unlock()
@@ -870,13 +874,23 @@ func (e *engine) watchdog() (stop func()) {
 			} else if now.Sub(idleSince) > e.cfg.hangAfter {
 				var where string
 				for _, g := range e.gs {
-					if g.status == gDetached {
-						where = g.lastSite
-						msg := fmt.Sprintf("goroutine g%s ran for over %v without reaching a key point (spinning, or blocked in code Period does not control) after %s", g.path, e.cfg.hangAfter, g.lastSite)
-						e.report(bug{kind: "hang", message: msg, location: where})
-						e.exitIfStuck(g, msg, where)
+					if g.status != gDetached {
+						continue
+					}
+					where = g.lastSite
+					if realBlocked(g.goid) {
+						// Waiting in code Period does not control (a
+						// dependency's mock clock, the network) is
+						// Period's blind spot, not the program's bug:
+						// the schedule is abandoned without a verdict.
+						e.outsideWait = fmt.Sprintf("goroutine g%s waited for over %v in code Period does not control after %s", g.path, e.cfg.hangAfter, g.lastSite)
+						e.exitIfStuck(g, e.outsideWait, where, false)
 						break
 					}
+					msg := fmt.Sprintf("goroutine g%s ran for over %v without reaching a key point (spinning) after %s", g.path, e.cfg.hangAfter, g.lastSite)
+					e.report(bug{kind: "hang", message: msg, location: where})
+					e.exitIfStuck(g, msg, where, true)
+					break
 				}
 				e.stop()
 				e.mu.Unlock()

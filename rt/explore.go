@@ -154,6 +154,12 @@ type Summary struct {
 	// Forced counts the decisions where fairness overrode the strategy: a
 	// goroutine had been passed over unfairBound times while enabled.
 	Forced int `json:",omitempty"`
+	// Abandoned counts the schedules given up without a verdict because a
+	// goroutine waited too long inside code Period does not control (a
+	// dependency's clock or lock, the network); exploration of the test
+	// stops there. AbandonedWhy says which goroutine and where.
+	Abandoned    int    `json:",omitempty"`
+	AbandonedWhy string `json:",omitempty"`
 }
 
 // countBuggy adds one schedule's bug kinds to s.Buggy, each kind once.
@@ -263,7 +269,7 @@ func (e *engine) resetRun(idx int) {
 	e.frand = strategy.SplitMix{S: uint64(e.cfg.Seed)*0xd1b54a32d192ed03 ^ uint64(idx+1)}
 	e.events = nil
 	e.choices = nil
-	e.stopping, e.finished, e.rootDone, e.cut = false, false, false, false
+	e.stopping, e.finished, e.rootDone, e.cut, e.outsideWait = false, false, false, false, ""
 	e.afterRoot, e.rootAt = 0, 0
 	e.runDone = make(chan struct{})
 	e.bugs = nil
@@ -410,6 +416,10 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 		if e.cut {
 			sum.Cut++
 		}
+		if e.outsideWait != "" {
+			sum.Abandoned++
+			sum.AbandonedWhy = e.outsideWait
+		}
 		sum.Uncontrolled += e.outside
 		kinds := make([]string, len(e.bugs))
 		for i, b := range e.bugs {
@@ -432,7 +442,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 				sum.Schedule = d.Describe()
 			}
 		}
-		if !cfg.Continue && endsExploration(sum.Bugs) || e.cut && schedule == 1 {
+		if !cfg.Continue && endsExploration(sum.Bugs) || e.cut && schedule == 1 || e.outsideWait != "" {
 			break
 		}
 	}

@@ -23,7 +23,7 @@ import (
 // has not returned after a grace period, the process prints the hang with
 // the stuck goroutine's stack and exits; the runner reports the schedule as
 // a hang (hangLine in internal/runner) and goes on with the other tests.
-func (e *engine) exitIfStuck(g *gstate, msg, loc string) {
+func (e *engine) exitIfStuck(g *gstate, msg, loc string, hang bool) {
 	idx, id := e.runIdx, g.goid
 	grace := 4*e.cfg.watchdog + time.Second
 	go func() {
@@ -44,7 +44,11 @@ func (e *engine) exitIfStuck(g *gstate, msg, loc string) {
 		if l := stuckFrame(stack); l != "" {
 			loc = l
 		}
-		fmt.Fprintf(os.Stderr, "\nperiod: hang at %s: %s\n%s\n", loc, msg, cleanStack(stack))
+		what := "hang"
+		if !hang {
+			what = "abandoned" // no verdict: the runner skips the schedule
+		}
+		fmt.Fprintf(os.Stderr, "\nperiod: %s at %s: %s\n%s\n", what, loc, msg, cleanStack(stack))
 		os.Exit(3)
 	}()
 }

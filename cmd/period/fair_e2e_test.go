@@ -55,3 +55,16 @@ func TestGoroutineListingSeesNoPeriodGoroutine(t *testing.T) {
 		t.Fatalf("exit %d, %d summaries, want 0 and 1: %+v %s", code, len(sums), sums, stderr)
 	}
 }
+
+// A wait inside uncontrolled code is a note (Abandoned), never a verdict.
+func TestWaitOutsideControlIsNoVerdict(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a child process")
+	}
+	dir, _ := filepath.Abs("testdata/outside")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "3", "-o", t.TempDir(), dir)
+	s := sums["TestWaitsOutside"]
+	if code != 0 || len(s.Bugs) != 0 || s.Abandoned != 1 || !strings.Contains(s.AbandonedWhy, "does not control") {
+		t.Fatalf("want no verdict and one abandoned schedule, exit %d: %+v %s", code, s, stderr)
+	}
+}

@@ -39,6 +39,8 @@ type JSONSummary struct {
 	Unconfirmed    int      `json:",omitempty"` // -parallel: bugs a serial replay did not reproduce (not reported)
 	Cut            int      `json:",omitempty"` // schedules stopped at the step limit without a verdict
 	Forced         int      `json:",omitempty"` // decisions where fairness overrode the strategy
+	Abandoned      int      `json:",omitempty"` // schedules given up: a goroutine waited in uncontrolled code (no verdict)
+	AbandonedWhy   string   `json:",omitempty"`
 }
 
 // JSONBug is one bug of a summary.
@@ -54,7 +56,7 @@ type JSONBug struct {
 func Summary(r runner.Result, uninstrumented []string) JSONSummary {
 	s := JSONSummary{Action: "summary", Package: r.Package, Test: r.Test, Strategy: r.Strategy, Seed: r.Seed, Bound: r.Bound,
 		Schedules: r.Schedules, Steps: r.Steps, Elapsed: r.Elapsed, Schedule: r.Schedule, Diverged: r.Diverged,
-		Exhausted: r.Exhausted, Uninstrumented: uninstrumented, Uncontrolled: r.Uncontrolled, Unconfirmed: r.Unconfirmed, Cut: r.Cut, Forced: r.Forced, Bugs: []JSONBug{}}
+		Exhausted: r.Exhausted, Uninstrumented: uninstrumented, Uncontrolled: r.Uncontrolled, Unconfirmed: r.Unconfirmed, Cut: r.Cut, Forced: r.Forced, Abandoned: r.Abandoned, AbandonedWhy: r.AbandonedWhy, Bugs: []JSONBug{}}
 	for _, b := range r.Bugs {
 		s.Bugs = append(s.Bugs, JSONBug{Kind: b.Kind, Schedule: b.Schedule, Message: b.Message, Location: b.Location, Replay: b.Replay})
 	}
@@ -144,6 +146,9 @@ func (p *Printer) uncontrolled(s JSONSummary) {
 	}
 	if s.Unconfirmed > 0 {
 		fmt.Fprintf(p.W, "    note: %d bug(s) found with -parallel were not reproduced by a serial replay of their record, so not reported\n", s.Unconfirmed)
+	}
+	if s.Abandoned > 0 {
+		fmt.Fprintf(p.W, "    note: schedule %d was abandoned without a verdict and the test not explored further: %s (Period's blind spot, not necessarily a bug)\n", s.Schedules, s.AbandonedWhy)
 	}
 	if s.Cut > 0 {
 		fmt.Fprintf(p.W, "    note: the first schedule ran past %d steps without ending: the test is too long to explore, so it was cut (no verdict); set -steps to explore it\n", s.Steps)

@@ -125,6 +125,24 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 		if inFlight == "" || restart >= maxRestarts {
 			return nil, fmt.Errorf("test process failed: %v\n%s", runErr, tail(out, 30))
 		}
+		if m := abandonedLine.FindSubmatch(out); m != nil && !errors.Is(runErr, errTimeout) {
+			// rt ended a process whose test goroutine waited in code Period
+			// does not control: no verdict, and the test is not explored further.
+			opts.Progress("%s: schedule %d abandoned (%s)", inFlight, flightSchedule, m[2])
+			r := results[inFlight]
+			if r == nil {
+				r = &Result{Summary: rt.Summary{Action: "summary", Package: b.Package, Test: inFlight, Strategy: opts.Config.Strategy, Seed: opts.Config.Seed, Bound: opts.Config.Bound}}
+				results[inFlight] = r
+			}
+			r.Abandoned++
+			r.AbandonedWhy = string(m[2])
+			if r.Schedules < flightSchedule {
+				r.Schedules = flightSchedule
+			}
+			skipTest(&remaining, inFlight)
+			completed[inFlight] = true
+			continue
+		}
 		// The process died (or timed out) in schedule flightSchedule of
 		// inFlight: record that schedule, report it, and go on without it.
 		kind, msg, loc := "panic", "the test process died: "+crashReason(out, runErr), crashLocation(out)
@@ -395,6 +413,10 @@ func recordCrash(ctx context.Context, b Binary, opts Options, work, test string,
 
 // hangLine is what rt prints before it ends a process stuck in a hang.
 var hangLine = regexp.MustCompile(`(?m)^period: hang at (\S*): (.*)$`)
+
+// abandonedLine is what rt prints before it ends a process whose test
+// goroutine waits in code Period does not control (no verdict).
+var abandonedLine = regexp.MustCompile(`(?m)^period: abandoned at (\S*): (.*)$`)
 
 var fatalLine = regexp.MustCompile(`(?m)^(fatal error: .*|runtime: .*|panic: .*)$`)
 
