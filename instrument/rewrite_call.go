@@ -21,10 +21,14 @@ var timeFuncs = map[string]bool{
 	"context.WithTimeoutCause": false, "context.WithDeadlineCause": false,
 	"sync.OnceFunc": false, "sync.OnceValue": false, "sync.OnceValues": false, "sync.NewCond": false,
 	"runtime.Gosched": true, "os.Exit": true,
+	"testing/synctest.Test": true, "testing/synctest.Wait": true,
 }
 
 // hookName maps a package function to its hook (runtime.Gosched -> Gosched).
 func hookName(fn *types.Func) string {
+	if fn.Pkg().Path() == "testing/synctest" {
+		return "Synctest" + fn.Name() // synctest.Test -> rt.SynctestTest
+	}
 	return fn.Name()
 }
 

@@ -53,6 +53,7 @@ type pending struct {
 	hasDefault bool
 	wakeAt     int64 // sleep: virtual time to wake at
 	ready      func() bool
+	bubbleWait bool // synctest.Wait: ready when every other goroutine is blocked
 }
 
 type gstate struct {
@@ -150,6 +151,8 @@ type engine struct {
 	detached   int
 	seq        uint64
 	steps      int
+	bubble     bool         // inside synctest.Test: the clock is exact (no drift, see now)
+	undrift    int          // steps whose drift is folded into the clock or dropped
 	forced     int          // decisions in this run where fairness overrode the strategy (unfairBound)
 	lastEffect int          // the last step whose operation can change state (not a poll: Op.IsPoll)
 	pollYields int          // yields, selects and try-locks since lastEffect

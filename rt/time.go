@@ -98,7 +98,7 @@ func (c *vclock) fire(e *engine) {
 		return due[i].seq < due[j].seq
 	})
 	for _, t := range due {
-		now := timeBase.Add(time.Duration(c.now))
+		now := e.now()
 		switch {
 		case t.ch != nil:
 			select {
@@ -138,7 +138,36 @@ func clockNow() time.Time {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return timeBase.Add(time.Duration(e.clock.now))
+	return e.now()
+}
+
+// now is the instant a controlled goroutine observes. Virtual time jumps
+// only when everyone waits, but a real clock also moves while goroutines
+// run: each step of the run adds a nanosecond, so that Now() after
+// Sleep(d) is strictly later than start+d and two readings separated by a
+// key point differ, as on every real machine. Steps are part of the
+// schedule, so replays read the same instants. e.mu is held.
+//
+// Inside a synctest bubble time is exact, as synctest makes it: no drift.
+func (e *engine) now() time.Time {
+	if e.bubble {
+		return timeBase.Add(time.Duration(e.clock.now))
+	}
+	return timeBase.Add(time.Duration(e.clock.now + int64(e.steps-e.undrift)))
+}
+
+// enterBubble makes the clock exact (synctest.Test), keeping it monotonic:
+// the drift so far becomes part of the clock. e.mu is held.
+func (e *engine) enterBubble() {
+	e.clock.now += int64(e.steps - e.undrift)
+	e.undrift = e.steps
+	e.bubble = true
+}
+
+// leaveBubble lets the clock drift again from here. e.mu is held.
+func (e *engine) leaveBubble() {
+	e.undrift = e.steps
+	e.bubble = false
 }
 
 // Now is time.Now().
@@ -550,7 +579,7 @@ func WithDeadlineCause(parent context.Context, d time.Time, cause error) (contex
 	}
 	c := newVctx(parent)
 	c.deadline, c.cause = d, cause
-	now := timeBase.Add(time.Duration(e.clock.now))
+	now := e.now()
 	vt := &vtimer{when: e.clock.now + int64(d.Sub(now)), ctx: c, creator: g, vc: e.releaseClock(g)}
 	if vt.when < e.clock.now {
 		vt.when = e.clock.now

@@ -68,3 +68,18 @@ func TestWaitOutsideControlIsNoVerdict(t *testing.T) {
 		t.Fatalf("want no verdict and one abandoned schedule, exit %d: %+v %s", code, s, stderr)
 	}
 }
+
+// Virtual time moves between readings as a real clock does: sleep-then-
+// compare, Since >= d and pacing checks pass under every schedule.
+func TestVirtualTimeIsAFaithfulClock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/clock")
+	for _, name := range []string{"period", "random", "pct"} {
+		code, sums, stderr := periodJSON(t, "test", "-json", "-strategy", name, "-budget", "20", "-o", t.TempDir(), dir)
+		if code != 0 || len(sums) != 4 {
+			t.Errorf("%s: exit %d with %d tests, want 0 and 4: %+v %s", name, code, len(sums), sums, stderr)
+		}
+	}
+}

@@ -1,0 +1,77 @@
+//go:build go1.25
+
+package rt
+
+import (
+	"testing"
+	"testing/synctest"
+
+	"github.com/period-dev/period/strategy"
+)
+
+// SynctestTest is synctest.Test(t, f). Under control every run is already a
+// bubble of Period's own: its clock starts at midnight UTC, 2000-01-01, as a
+// bubble's does, moves only when every goroutine is blocked, and blocking is
+// modelled exactly (a run where all are blocked is a deadlock). So f runs on
+// the calling goroutine, its goroutines controlled like all others.
+func SynctestTest(site string, t *testing.T, f func(*testing.T)) {
+	e := eng
+	_, md := e.enter()
+	switch md {
+	case modePlain:
+		synctest.Test(t, f)
+		return
+	case modeSkip:
+		return
+	}
+	nested := e.bubble
+	if !nested {
+		e.enterBubble()
+	}
+	e.mu.Unlock()
+	defer func() {
+		if !nested {
+			e.mu.Lock()
+			e.leaveBubble()
+			e.mu.Unlock()
+		}
+	}()
+	f(t)
+}
+
+// SynctestWait is synctest.Wait(): a key point that becomes ready once every
+// other goroutine of the run is durably blocked (parked and not ready); it
+// does not advance the clock.
+func SynctestWait(site string) {
+	e := eng
+	g, md := e.enter()
+	switch md {
+	case modePlain:
+		synctest.Wait()
+		return
+	case modeSkip:
+		return
+	}
+	g.p = pending{op: strategy.OpWGWait, site: site, bubbleWait: true, ready: func() bool { return e.othersBlocked(g) }}
+	e.point(g)
+	e.mu.Unlock()
+}
+
+// othersBlocked tells whether every goroutine but g is blocked. e.mu is held.
+func (e *engine) othersBlocked(g *gstate) bool {
+	for _, o := range e.gs {
+		if o == g {
+			continue
+		}
+		switch o.status {
+		case gDone, gSubtest:
+		case gParked:
+			if !o.p.bubbleWait && e.ready(o) {
+				return false
+			}
+		default: // running, settling, or outside control
+			return false
+		}
+	}
+	return true
+}
