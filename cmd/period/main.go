@@ -205,7 +205,7 @@ func testPackages(ctx context.Context, patterns []string, cfg rt.Config, timeout
 		p.Event("build", pkg.ImportPath, "built %s in %.2fs", pkg.ImportPath, time.Since(t0).Seconds())
 		t0 = time.Now()
 		results, err := runner.Run(ctx, runner.Binary{Path: bin, Dir: pkg.Dir, Package: pkg.ImportPath, Tests: pkg.Tests},
-			runner.Options{Config: cfg, Timeout: timeout, Progress: func(format string, args ...any) {
+			runner.Options{Config: cfg, Timeout: timeout, Confirm: true, Progress: func(format string, args ...any) {
 				p.Event("progress", pkg.ImportPath, format, args...)
 			}})
 		if err != nil {

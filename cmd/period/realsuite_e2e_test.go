@@ -83,3 +83,29 @@ func TestVirtualTimeIsAFaithfulClock(t *testing.T) {
 		}
 	}
 }
+
+// Tests that keep package-level state (a registry, a counter) pass under
+// go test -count=1 but were not written to run twice in one process: a
+// verdict that a fresh process does not reproduce is not reported
+// (Unconfirmed); the real bug of the package is, confirmed.
+func TestVerdictsAreConfirmedInAFreshProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/rerun")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "50", "-race=false", "-o", t.TempDir(), dir)
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (the lost update): %s", code, stderr)
+	}
+	for _, test := range []string{"TestRegisterOnce", "TestHandleFunc", "TestCounter"} {
+		if s := sums[test]; len(s.Bugs) != 0 {
+			t.Errorf("%s: false verdict %+v", test, s.Bugs)
+		}
+	}
+	if s := sums["TestRegisterOnce"]; s.Unconfirmed == 0 {
+		t.Errorf("TestRegisterOnce: the duplicate registration of a second run must be found, then not confirmed: %+v", s)
+	}
+	if s := sums["TestLostUpdate"]; len(s.Bugs) != 1 || s.Bugs[0].Kind != "fail" {
+		t.Errorf("TestLostUpdate: want the lost update, confirmed: %+v", s.Bugs)
+	}
+}

@@ -145,7 +145,7 @@ func (p *Printer) uncontrolled(s JSONSummary) {
 		fmt.Fprintf(p.W, "    note: %d key points ran in goroutines started by uninstrumented code (e.g. a library's workers); Period did not schedule them, so their interleavings were not explored\n", s.Uncontrolled)
 	}
 	if s.Unconfirmed > 0 {
-		fmt.Fprintf(p.W, "    note: %d bug(s) found with -parallel were not reproduced by a serial replay of their record, so not reported\n", s.Unconfirmed)
+		fmt.Fprintf(p.W, "    note: %d bug(s) were not reproduced by a replay of their record (in a fresh process, or serially after -parallel): they came from state earlier runs left behind or from free-mode timing, so not reported\n", s.Unconfirmed)
 	}
 	if s.Abandoned > 0 {
 		fmt.Fprintf(p.W, "    note: schedule %d was abandoned without a verdict and the test not explored further: %s (Period's blind spot, not necessarily a bug)\n", s.Schedules, s.AbandonedWhy)

@@ -36,6 +36,9 @@ type Options struct {
 	Config   rt.Config     // passed to the process; Package, Dir, Results are filled in
 	Timeout  time.Duration // the whole exploration of the binary (0: none)
 	Progress func(format string, args ...any)
+	// Confirm replays every verdict but races in a fresh process of the
+	// binary before it is reported (see confirm).
+	Confirm bool
 }
 
 // Result is the outcome for one test.
@@ -185,7 +188,65 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 			out = append(out, *r)
 		}
 	}
+	if opts.Confirm && opts.Config.Replay == "" {
+		confirm(ctx, b, opts, out)
+	}
 	return out, nil
+}
+
+// confirm replays each verdict (races aside: they do not end an
+// exploration and replay in place) in a new process, where the test runs
+// for the first time. Exploring runs a test again and again in one process,
+// as go test -count=N does, and many suites are not written for that (a
+// registry filled by the previous run, a package-level counter): a verdict
+// that a fresh process does not reproduce came from state an earlier run
+// left behind, and is counted in Unconfirmed instead of reported.
+func confirm(ctx context.Context, b Binary, opts Options, rs []Result) {
+	for i := range rs {
+		r := &rs[i]
+		var kept []rt.BugReport
+		for _, bug := range r.Bugs {
+			if bug.Kind == "race" || reproduced(ctx, b, opts, r.Test, bug) {
+				kept = append(kept, bug)
+				continue
+			}
+			r.Unconfirmed++
+			opts.Progress("%s: the %s of schedule %d did not reproduce in a fresh process (state left by earlier runs): not reported", r.Test, bug.Kind, bug.Schedule)
+		}
+		r.Bugs = kept
+	}
+}
+
+// reproduced replays bug's file in a fresh process and tells whether the
+// same kind of bug happened. When it cannot tell (no file, an error), the
+// verdict stands.
+func reproduced(ctx context.Context, b Binary, opts Options, test string, bug rt.BugReport) bool {
+	tr, err := trace.ReadFile(bug.Replay)
+	if err != nil {
+		return true
+	}
+	work, err := os.MkdirTemp("", "period-confirm-")
+	if err != nil {
+		return true
+	}
+	defer os.RemoveAll(work)
+	cfg := rt.Config{Replay: bug.Replay, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, OutDir: work,
+		MaxSteps: len(tr.Entries) + 1000, NoRace: opts.Config.NoRace}
+	res, err := Run(ctx, b, Options{Config: cfg, Timeout: 2 * time.Minute})
+	if err != nil {
+		return true
+	}
+	for _, x := range res {
+		if x.Test != test || x.Diverged != "" {
+			continue
+		}
+		for _, xb := range x.Bugs {
+			if xb.Kind == bug.Kind {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func skipTest(remaining *[]string, t string) {

@@ -1,0 +1,59 @@
+package rerun
+
+import (
+	"net/http"
+	"sync"
+	"testing"
+)
+
+var once sync.Once
+
+func TestRegisterOnce(t *testing.T) {
+	once.Do(func() { Register("cache") })
+	var wg sync.WaitGroup
+	for _, n := range []string{"a", "b"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			Register(n)
+		}()
+	}
+	wg.Wait()
+}
+
+func TestHandleFunc(t *testing.T) {
+	http.HandleFunc("/rerun/", func(http.ResponseWriter, *http.Request) {})
+}
+
+func TestCounter(t *testing.T) {
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			Incr()
+		}()
+	}
+	wg.Wait()
+	if n := Incr(); n != 3 {
+		t.Errorf("counter = %d after three increments", n)
+	}
+}
+
+// TestLostUpdate has a real bug: the increment is not atomic.
+func TestLostUpdate(t *testing.T) {
+	n := 0
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v := n
+			n = v + 1
+		}()
+	}
+	wg.Wait()
+	if n != 2 {
+		t.Errorf("n = %d", n)
+	}
+}
