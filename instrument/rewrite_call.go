@@ -226,6 +226,12 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 			out.Rparen = c.Rparen
 			return out
 		}
+		if fn.Pkg().Path() == "testing" && fn.Name() == "Name" && sig.Params().Len() == 0 {
+			// tb.Name() with tb a testing.TB: the name go test would give
+			out := r.hook(pos, "TName", r.expr(f.X))
+			out.Rparen = c.Rparen
+			return out
+		}
 		if fn.Pkg().Path() == "testing" && fn.Name() == "Context" && sig.Params().Len() == 0 {
 			// tb.Context() with tb a testing.TB
 			out := r.hook(pos, "TContext", r.site(pos), r.expr(f.X))
@@ -246,6 +252,13 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 		return nil
 	}
 	key := pkg + "." + typ + "." + fn.Name()
+	if key == "testing.common.Name" {
+		// t.Name(): the name go test would give, without Period's driver
+		// test and schedule (the subprocess idiom re-runs -test.run=t.Name()).
+		out := r.hook(pos, "TName", r.expr(f.X))
+		out.Rparen = c.Rparen
+		return out
+	}
 	if key == "testing.common.Cleanup" || key == "testing.common.Context" {
 		// t.Cleanup(f) and t.Context(), promoted from testing's unexported
 		// common: the hook takes t itself (a testing.TB).

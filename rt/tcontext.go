@@ -4,6 +4,7 @@ package rt
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -29,4 +30,28 @@ func TContext(site string, tb testing.TB) context.Context {
 	c := owner.tctx
 	e.mu.Unlock()
 	return c
+}
+
+// driverPrefix starts the name of every test run under Period's driver
+// (instrument.DriverTest, then the test, then the schedule).
+const driverPrefix = "TestPeriodDriver/"
+
+// TName is t.Name() as go test would give it: "TestX/sub", not
+// "TestPeriodDriver/TestX/s3/sub". Tests re-execute os.Args[0] with
+// -test.run=t.Name() (the subprocess idiom), and the user's TestX is in the
+// binary as a top-level test, so the child runs it natively.
+func TName(t interface{ Name() string }) string {
+	name := t.Name()
+	rest, ok := strings.CutPrefix(name, driverPrefix)
+	if !ok {
+		return name
+	}
+	test, after, _ := strings.Cut(rest, "/")
+	if sched, sub, _ := strings.Cut(after, "/"); len(sched) > 1 && sched[0] == 's' && strings.Trim(sched[1:], "0123456789") == "" {
+		if sub != "" {
+			return test + "/" + sub
+		}
+		return test
+	}
+	return rest
 }

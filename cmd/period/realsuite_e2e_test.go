@@ -109,3 +109,16 @@ func TestVerdictsAreConfirmedInAFreshProcess(t *testing.T) {
 		t.Errorf("TestLostUpdate: want the lost update, confirmed: %+v", s.Bugs)
 	}
 }
+
+// The subprocess idiom (re-exec os.Args[0] -test.run=^t.Name()$) and
+// t.Name() itself work as under go test.
+func TestSubprocessIdiomAndTestNames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/subprocess")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "3", "-o", t.TempDir(), dir)
+	if code != 0 || len(sums) != 2 {
+		t.Fatalf("exit %d with %d tests, want 0 and 2: %+v %s", code, len(sums), sums, stderr)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/subprocess
+
+go 1.25
