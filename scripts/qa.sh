@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# qa.sh: run Period on published modules whose suites pass under go test, and
+# tally build failures and verdicts by kind (issue: real suites).
+#
+#   scripts/qa.sh [-budget N] [-skip REGEXP] [-timeout D] [-o DIR] [MODULES_FILE]
+#
+# MODULES_FILE lists module@version, one a line (# comments); default
+# ../shared/qa/modules.txt, else the list below. Each module is fetched with
+# `go mod download` through the module proxy, copied into a scratch
+# directory (the module cache is never written), made writable, tidied, and
+# explored with `period test -json ./...`. DIR (default /tmp/period-qa)
+# receives one JSON-lines file per module, its stderr, and summary.md.
+set -euo pipefail
+budget=20 skip='ants' timeout=15m out=/tmp/period-qa
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -budget) budget=$2; shift 2 ;;
+    -skip) skip=$2; shift 2 ;;
+    -timeout) timeout=$2; shift 2 ;;
+    -o) out=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
+root=$(cd "$(dirname "$0")/.." && pwd)
+list=${1:-$root/../shared/qa/modules.txt}
+if [ -f "$list" ]; then
+  mods=$(grep -v '^#' "$list" | grep -v '^[[:space:]]*$')
+else
+  mods="github.com/alitto/pond@v1.9.2 github.com/gammazero/workerpool@v1.3.0
+github.com/hashicorp/golang-lru/v2@v2.0.7 golang.org/x/time@v0.16.0
+github.com/eapache/go-resiliency@v1.7.0 github.com/bep/debounce@v1.2.1
+github.com/benbjohnson/clock@v1.3.5 go.uber.org/goleak@v1.3.0
+github.com/avast/retry-go/v4@v4.6.1"
+fi
+mkdir -p "$out"
+period="$out/period"
+(cd "$root" && go build -o "$period" ./cmd/period)
+scratch=$(mktemp -d)
+trap 'chmod -R u+w "$scratch"; rm -rf "$scratch"' EXIT
+summary="$out/summary.md"
+printf '| module | build | tests | fail | panic | deadlock | leak | hang | race | unconfirmed | abandoned | cut | seconds |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n' > "$summary"
+for m in $mods; do
+  if [ -n "$skip" ] && echo "$m" | grep -Eq "$skip"; then
+    echo "skip $m"; continue
+  fi
+  name=$(echo "$m" | tr '/@+' '___')
+  dir=$(go mod download -json "$m" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  cp -r "$dir" "$scratch/$name" && chmod -R u+w "$scratch/$name"
+  (cd "$scratch/$name" && go mod tidy >/dev/null 2>&1 || true)
+  start=$(date +%s)
+  set +e
+  (cd "$scratch/$name" && timeout "$timeout" "$period" test -json -budget "$budget" -o "$out/$name.replays" ./... > "$out/$name.json" 2> "$out/$name.err")
+  rc=$?
+  set -e
+  secs=$(( $(date +%s) - start ))
+  python3 - "$out/$name.json" "$m" "$rc" "$secs" "$out/$name.err" >> "$summary" <<'PY'
+import json, sys
+path, mod, rc, secs, err = sys.argv[1:6]
+kinds = dict.fromkeys("fail panic deadlock leak hang race".split(), 0)
+tests = unconf = aband = cut = 0
+for line in open(path):
+    try:
+        s = json.loads(line)
+    except ValueError:
+        continue
+    if s.get("Action") != "summary":
+        continue
+    tests += 1
+    unconf += s.get("Unconfirmed", 0); aband += s.get("Abandoned", 0); cut += s.get("Cut", 0)
+    for b in s.get("Bugs") or []:
+        kinds[b["Kind"]] = kinds.get(b["Kind"], 0) + 1
+build = "ok"
+if rc == "2":
+    build = "error: " + (open(err).read().strip().splitlines() or ["?"])[-1][:80].replace("|", "/")
+elif rc == "124":
+    build = "timeout"
+print(f"| {mod} | {build} | {tests} | " + " | ".join(str(kinds[k]) for k in "fail panic deadlock leak hang race".split()) + f" | {unconf} | {aband} | {cut} | {secs} |")
+PY
+  tail -1 "$summary"
+done
+echo "wrote $summary"
