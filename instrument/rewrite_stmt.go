@@ -46,6 +46,16 @@ func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 			s.Chan, s.Value = r.expr(s.Chan), r.expr(s.Value)
 			return s
 		}
+		ch := under(r.info.TypeOf(s.Chan)).(*types.Chan)
+		if tv := r.info.Types[s.Value]; tv.Type == nil || !types.Identical(ch.Elem(), tv.Type) {
+			// The value is only assignable to the element type (an
+			// interface, a named func or channel type, an untyped
+			// constant): rt.SendOn(ch) takes the element type from the
+			// channel alone, and the call converts the value as the send
+			// statement would.
+			on := r.hook(s.Arrow, "SendOn", r.expr(s.Chan))
+			return &ast.ExprStmt{X: &ast.CallExpr{Fun: on, Lparen: s.Arrow, Args: []ast.Expr{r.site(s.Arrow), r.expr(s.Value)}, Rparen: s.Arrow}}
+		}
 		return &ast.ExprStmt{X: r.hook(s.Arrow, "Send", r.site(s.Arrow), r.expr(s.Chan), r.expr(s.Value))}
 	case *ast.IncDecStmt:
 		s.X = r.readModifyWrite(s.X)

@@ -200,6 +200,13 @@ func Send[T any](site string, ch chan<- T, v T) {
 	e.opDone(g)
 }
 
+// SendOn is `ch <- v` where v is of another type than ch's elements but
+// assignable to it: SendOn(ch)(site, v) infers T from the channel alone, so
+// that the compiler converts v as the send statement does.
+func SendOn[T any](ch chan<- T) func(site string, v T) {
+	return func(site string, v T) { Send(site, ch, v) }
+}
+
 // Recv is `<-ch`.
 func Recv[T any](site string, ch <-chan T) T {
 	v, _ := Recv2(site, ch)
