@@ -416,7 +416,7 @@ func (e *engine) decide(from *gstate) {
 		starved := -1 // the enabled goroutine passed over most often, if over the bound
 		for k, g := range enabled {
 			evs = append(evs, strategy.Event{G: g.id, Op: g.p.op, Obj: g.p.obj, Site: g.p.site})
-			if g.passed >= unfairBound && (starved < 0 || g.passed > enabled[starved].passed) {
+			if g.passed >= unfairBound+unfairPerG*len(enabled) && (starved < 0 || g.passed > enabled[starved].passed) {
 				starved = k
 			}
 		}
@@ -558,7 +558,15 @@ func (e *engine) choose(g *gstate, n int) int {
 // is far above the depth of the bugs the strategies look for, and far below
 // the step limit, so a correct spin or polling loop always lets the goroutine
 // it waits for run.
-const unfairBound = 200
+//
+// The bound grows with the number of enabled goroutines (unfairPerG each): a
+// goroutine among a hundred runnable ones waits its turn a hundred times
+// longer under Go's scheduler too, and bugs that need one of many goroutines
+// delayed for long (PPCT's low-priority goroutines) stay within reach.
+const (
+	unfairBound = 200
+	unfairPerG  = 20
+)
 
 // timerLeakAdvances is how many times virtual time may advance after the
 // test returned before the goroutines still waiting for timers are reported
