@@ -419,6 +419,7 @@ func (e *engine) decide(from *gstate) {
 			if g.passed >= unfairBound+unfairPerG*len(enabled) && (starved < 0 || g.passed > enabled[starved].passed) {
 				starved = k
 			}
+			g.passed++ // reset below for the one that runs
 		}
 		e.evBuf = evs
 		var i int
@@ -445,9 +446,6 @@ func (e *engine) decide(from *gstate) {
 				i = starved
 				e.forced++
 			}
-		}
-		for _, g := range enabled {
-			g.passed++
 		}
 		next := enabled[i]
 		next.passed = 0
