@@ -53,6 +53,10 @@ type Config struct {
 	OutDir  string // where replay files go
 	Results string // JSON-lines file the results are appended to
 	Replay  string // replay this trace file instead of exploring
+	// Fresh names a state file: explore one schedule of the (single)
+	// selected test, continuing the exploration the file records, and
+	// update it (see fresh.go).
+	Fresh string
 
 	// Crash recovery: schedules (1-based) of Test to skip because they killed
 	// an earlier process, and the schedule to trace step by step to disk.
@@ -317,11 +321,22 @@ func exploreOne(t *testing.T, tt Test, cfg Config, restores []func(), out *resul
 	if err != nil {
 		t.Fatal(err)
 	}
-	return exploreWith(t, tt, cfg, st, restores, out, sum, start)
+	var fs *freshState
+	if cfg.Fresh != "" {
+		if fs, err = loadFresh(cfg.Fresh, cfg, tt.Name); err == nil {
+			st, err = fs.restoreStrategy(st)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return exploreWith(t, tt, cfg, st, restores, out, sum, start, fs)
 }
 
 // exploreWith runs the exploration loop of one test with strategy st.
-func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restores []func(), out *resultWriter, sum Summary, start time.Time) Summary {
+// With fs, it continues the exploration fs records and stops after one
+// schedule that ran.
+func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restores []func(), out *resultWriter, sum Summary, start time.Time, fs *freshState) Summary {
 	e := eng
 	e.cfg = config{Config: cfg, maxSteps: cfg.MaxSteps, watchdog: cfg.Watchdog, hangAfter: cfg.HangAfter}
 	e.strat = st
@@ -340,6 +355,17 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 	seen := map[string]bool{}
 	os.MkdirAll(cfg.OutDir, 0o755)
 	schedule := 0
+	if fs != nil {
+		schedule = fs.Schedules
+		sum.Exhausted = fs.Exhausted
+		for _, s := range fs.Shared {
+			e.mem.shared[s] = true
+		}
+		e.cfg.firstSteps = fs.FirstSteps
+		for _, k := range fs.Seen {
+			seen[k] = true
+		}
+	}
 	publish := func(tr *trace.Trace) {
 		path := filepath.Join(cfg.OutDir, trace.FileName(tt.Name, cfg.Strategy, cfg.Seed, schedule, tr.Kind))
 		if err := tr.WriteFile(path); err != nil {
@@ -368,7 +394,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 		seen[key] = true
 		publish(tr)
 	}
-	for schedule < cfg.Budget {
+	for schedule < cfg.Budget && !sum.Exhausted {
 		if !st.Begin() {
 			sum.Exhausted = true
 			break
@@ -445,6 +471,16 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 		}
 		if !cfg.Continue && endsExploration(sum.Bugs) || e.cut && schedule == 1 || e.outsideWait != "" {
 			break
+		}
+		if fs != nil && !skip[schedule] {
+			break
+		}
+	}
+	if fs != nil {
+		fs.record(st, e, schedule, seen)
+		fs.Exhausted = sum.Exhausted
+		if err := fs.save(cfg.Fresh); err != nil {
+			t.Fatal(err)
 		}
 	}
 	sum.Schedules = schedule

@@ -91,7 +91,7 @@ type testFlags struct {
 	budget, bound, steps      int
 	seed                      int64
 	cont, json, verbose, race bool
-	parallel                  bool
+	parallel, fresh           bool
 	timeout                   time.Duration
 }
 
@@ -121,6 +121,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.verbose, "v", false, "print progress and full interleavings")
 	fs.StringVar(&f.out, "o", filepath.Join(os.TempDir(), "period"), "write replay files to `dir`")
 	fs.IntVar(&f.steps, "steps", defaultSteps, stepsUsage)
+	fs.BoolVar(&f.fresh, "fresh", false, "run every schedule in a new test process, where the test runs for the first time (for suites that are not re-runnable in one process; slower)")
 	fs.StringVar(&f.focus, "focus", "", "pedal: restrict preemptions to key points whose site contains `s`")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: period test [flags] [packages]\n")
@@ -158,7 +159,11 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg := rt.Config{Run: f.run, Strategy: f.strategy, Seed: f.seed, Bound: f.bound, Budget: f.budget, Continue: f.cont,
 		Focus: f.focus, MaxSteps: f.steps, AdaptiveSteps: !flagSet(fs, "steps"), OutDir: out, NoRace: !f.race, Parallel: f.parallel}
 	p := &report.Printer{W: stdout, JSON: f.json, Verbose: f.verbose}
-	return testPackages(ctx, fs.Args(), cfg, f.timeout, p, stderr)
+	if f.fresh && f.parallel {
+		fmt.Fprintln(stderr, "period: -fresh and -parallel cannot be combined")
+		return exitError
+	}
+	return testPackages(ctx, fs.Args(), cfg, f.timeout, f.fresh, p, stderr)
 }
 
 // flagSet tells whether the command line set the flag name.
@@ -169,7 +174,7 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 }
 
 // testPackages prepares, builds and explores each package.
-func testPackages(ctx context.Context, patterns []string, cfg rt.Config, timeout time.Duration, p *report.Printer, stderr io.Writer) int {
+func testPackages(ctx context.Context, patterns []string, cfg rt.Config, timeout time.Duration, fresh bool, p *report.Printer, stderr io.Writer) int {
 	work, err := os.MkdirTemp("", "period-build-")
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
@@ -205,7 +210,7 @@ func testPackages(ctx context.Context, patterns []string, cfg rt.Config, timeout
 		p.Event("build", pkg.ImportPath, "built %s in %.2fs", pkg.ImportPath, time.Since(t0).Seconds())
 		t0 = time.Now()
 		results, err := runner.Run(ctx, runner.Binary{Path: bin, Dir: pkg.Dir, Package: pkg.ImportPath, Tests: pkg.Tests},
-			runner.Options{Config: cfg, Timeout: timeout, Confirm: true, Progress: func(format string, args ...any) {
+			runner.Options{Config: cfg, Timeout: timeout, Confirm: true, Fresh: fresh, Progress: func(format string, args ...any) {
 				p.Event("progress", pkg.ImportPath, format, args...)
 			}})
 		if err != nil {

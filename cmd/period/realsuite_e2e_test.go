@@ -1,10 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/period-dev/period/internal/report"
 	"github.com/period-dev/period/strategy"
 )
 
@@ -107,6 +110,48 @@ func TestVerdictsAreConfirmedInAFreshProcess(t *testing.T) {
 	}
 	if s := sums["TestLostUpdate"]; len(s.Bugs) != 1 || s.Bugs[0].Kind != "fail" {
 		t.Errorf("TestLostUpdate: want the lost update, confirmed: %+v", s.Bugs)
+	}
+	// Its second run panics (duplicate registration), which a fresh process
+	// does not confirm: the test is explored again in fresh processes, where
+	// the real bug behind the registration is found.
+	if s := sums["TestRegisterThenLostUpdate"]; !s.Fresh || s.Unconfirmed == 0 || len(s.Bugs) != 1 || s.Bugs[0].Kind != "fail" {
+		t.Errorf("TestRegisterThenLostUpdate: want the lost update found in fresh processes: %+v", s)
+	}
+}
+
+// -fresh explores the same schedules as one long process, for strategies
+// that checkpoint their state and for those rebuilt from their journal.
+func TestFreshSameSchedules(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/rerun")
+	type outcome struct {
+		Schedules, Steps int
+		Bugs             string
+	}
+	summarize := func(sums map[string]report.JSONSummary) map[string]outcome {
+		m := map[string]outcome{}
+		for n, s := range sums {
+			o := outcome{Schedules: s.Schedules, Steps: s.Steps}
+			for _, b := range s.Bugs {
+				o.Bugs += fmt.Sprintf("%s@%d ", b.Kind, b.Schedule)
+			}
+			m[n] = o
+		}
+		return m
+	}
+	for _, st := range []string{"random", "pct", "dfs", "period", "pedal", "vb"} {
+		args := []string{"test", "-json", "-budget", "12", "-continue", "-strategy", st, "-run", "TestLostUpdate|TestCounter", "-o", t.TempDir()}
+		_, one, _ := periodJSON(t, append(args, dir)...)
+		_, fresh, stderr := periodJSON(t, append(args, "-fresh", dir)...)
+		a, b := summarize(one), summarize(fresh)
+		if len(a) != 2 || !reflect.DeepEqual(a, b) {
+			t.Errorf("%s: one process %+v, fresh processes %+v %s", st, a, b, stderr)
+		}
+		if s := fresh["TestLostUpdate"]; !s.Fresh {
+			t.Errorf("%s: -fresh summary does not say Fresh: %+v", st, s)
+		}
 	}
 }
 

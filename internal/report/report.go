@@ -41,6 +41,7 @@ type JSONSummary struct {
 	Forced         int      `json:",omitempty"` // decisions where fairness overrode the strategy
 	Abandoned      int      `json:",omitempty"` // schedules given up: a goroutine waited in uncontrolled code (no verdict)
 	AbandonedWhy   string   `json:",omitempty"`
+	Fresh          bool     `json:",omitempty"` // explored with one process per schedule (-fresh, or after an unconfirmed verdict)
 }
 
 // JSONBug is one bug of a summary.
@@ -56,7 +57,7 @@ type JSONBug struct {
 func Summary(r runner.Result, uninstrumented []string) JSONSummary {
 	s := JSONSummary{Action: "summary", Package: r.Package, Test: r.Test, Strategy: r.Strategy, Seed: r.Seed, Bound: r.Bound,
 		Schedules: r.Schedules, Steps: r.Steps, Elapsed: r.Elapsed, Schedule: r.Schedule, Diverged: r.Diverged,
-		Exhausted: r.Exhausted, Uninstrumented: uninstrumented, Uncontrolled: r.Uncontrolled, Unconfirmed: r.Unconfirmed, Cut: r.Cut, Forced: r.Forced, Abandoned: r.Abandoned, AbandonedWhy: r.AbandonedWhy, Bugs: []JSONBug{}}
+		Exhausted: r.Exhausted, Uninstrumented: uninstrumented, Uncontrolled: r.Uncontrolled, Unconfirmed: r.Unconfirmed, Cut: r.Cut, Forced: r.Forced, Abandoned: r.Abandoned, AbandonedWhy: r.AbandonedWhy, Fresh: r.Fresh, Bugs: []JSONBug{}}
 	for _, b := range r.Bugs {
 		s.Bugs = append(s.Bugs, JSONBug{Kind: b.Kind, Schedule: b.Schedule, Message: b.Message, Location: b.Location, Replay: b.Replay})
 	}
@@ -146,6 +147,9 @@ func (p *Printer) uncontrolled(s JSONSummary) {
 	}
 	if s.Unconfirmed > 0 {
 		fmt.Fprintf(p.W, "    note: %d bug(s) were not reproduced by a replay of their record (in a fresh process, or serially after -parallel): they came from state earlier runs left behind or from free-mode timing, so not reported\n", s.Unconfirmed)
+	}
+	if s.Fresh && s.Unconfirmed > 0 {
+		fmt.Fprintf(p.W, "    note: the test is not re-runnable in one process, so it was explored again with one process per schedule (as -fresh does)\n")
 	}
 	if s.Abandoned > 0 {
 		fmt.Fprintf(p.W, "    note: schedule %d was abandoned without a verdict and the test not explored further: %s (Period's blind spot, not necessarily a bug)\n", s.Schedules, s.AbandonedWhy)

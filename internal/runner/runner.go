@@ -39,12 +39,17 @@ type Options struct {
 	// Confirm replays every verdict but races in a fresh process of the
 	// binary before it is reported (see confirm).
 	Confirm bool
+	// Fresh explores every test with one process per schedule (see
+	// exploreFresh); without it, a test whose verdict does not reproduce in
+	// a fresh process is explored again that way.
+	Fresh bool
 }
 
 // Result is the outcome for one test.
 type Result struct {
 	rt.Summary
-	Crashes int // schedules that killed the test process
+	Crashes int  // schedules that killed the test process
+	Fresh   bool `json:",omitempty"` // explored with one process per schedule
 }
 
 // maxRestarts bounds how often a dying test process is restarted.
@@ -70,6 +75,17 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 	tests, err := selectTests(b.Tests, opts.Config.Run, opts.Config.Replay)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Fresh && opts.Config.Replay == "" && opts.Config.Fresh == "" {
+		var out []Result
+		for _, t := range tests {
+			r, err := exploreFresh(ctx, b, opts, t, deadline)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, r)
+		}
+		return out, nil
 	}
 	results := map[string]*Result{}
 	completed := map[string]bool{}
@@ -188,10 +204,111 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 			out = append(out, *r)
 		}
 	}
-	if opts.Confirm && opts.Config.Replay == "" {
+	if opts.Confirm && opts.Config.Replay == "" && opts.Config.Fresh == "" {
 		confirm(ctx, b, opts, out)
+		for i, r := range out {
+			if r.Unconfirmed == 0 || !deadline.IsZero() && time.Now().After(deadline) {
+				continue
+			}
+			// The test is not re-runnable in one process: explore it again
+			// with one process per schedule, as -fresh does.
+			opts.Progress("%s: exploring again with one process per schedule (-fresh)", r.Test)
+			fr, err := exploreFresh(ctx, b, opts, r.Test, deadline)
+			if err != nil {
+				opts.Progress("%s: %v", r.Test, err)
+				continue
+			}
+			fr.Unconfirmed += r.Unconfirmed
+			fr.Fresh = true
+			out[i] = fr
+		}
 	}
 	return out, nil
+}
+
+// exploreFresh explores test with one process per schedule: each schedule
+// runs the test for the first time in its process, as go test -count=1
+// does, and the exploration moves from process to process through a state
+// file (rt.Config.Fresh). The schedules are the ones one long process
+// would run; verdicts need no confirmation.
+func exploreFresh(ctx context.Context, b Binary, opts Options, test string, deadline time.Time) (Result, error) {
+	work, err := os.MkdirTemp("", "period-fresh-")
+	if err != nil {
+		return Result{}, err
+	}
+	defer os.RemoveAll(work)
+	o := opts
+	o.Confirm, o.Fresh = false, false
+	o.Config.Fresh = filepath.Join(work, "state.json")
+	o.Config.Parallel = false
+	o.Config.Run = "^" + regexp.QuoteMeta(test) + "$"
+	start := time.Now()
+	total := Result{Summary: rt.Summary{Action: "summary", Package: b.Package, Test: test, Strategy: o.Config.Strategy, Seed: o.Config.Seed, Bound: o.Config.Bound}, Fresh: true}
+	for {
+		if !deadline.IsZero() {
+			o.Timeout = time.Until(deadline)
+			if o.Timeout <= 0 {
+				break
+			}
+		}
+		rs, err := Run(ctx, b, o)
+		if err != nil {
+			return total, err
+		}
+		if len(rs) == 0 {
+			break
+		}
+		r := rs[0]
+		advanced := r.Schedules > total.Schedules
+		addFresh(&total, r)
+		if !advanced || r.Exhausted || total.Schedules >= o.Config.Budget || r.Abandoned > 0 ||
+			r.Cut > 0 && total.Schedules == 1 || !o.Config.Continue && endsExploration(total.Bugs) {
+			break
+		}
+		if total.Schedules%100 == 0 {
+			opts.Progress("%s: %d schedules in fresh processes", test, total.Schedules)
+		}
+	}
+	total.Elapsed = time.Since(start).Seconds()
+	return total, nil
+}
+
+// addFresh adds the result of one fresh process to the exploration's total.
+func addFresh(total *Result, r Result) {
+	total.Schedules = max(total.Schedules, r.Schedules)
+	total.Steps += r.Steps
+	total.Forced += r.Forced
+	total.Cut += r.Cut
+	total.Uncontrolled += r.Uncontrolled
+	total.Unconfirmed += r.Unconfirmed
+	total.Crashes += r.Crashes
+	total.Exhausted = r.Exhausted
+	if r.Abandoned > 0 {
+		total.Abandoned += r.Abandoned
+		total.AbandonedWhy = r.AbandonedWhy
+	}
+	for k, n := range r.Buggy {
+		if total.Buggy == nil {
+			total.Buggy = map[string]int{}
+		}
+		total.Buggy[k] += n
+	}
+	if total.Schedule == "" && len(r.Bugs) > 0 {
+		total.Schedule = r.Schedule
+	}
+	// Each process reports only bugs the state file had not seen yet.
+	total.Bugs = append(total.Bugs, r.Bugs...)
+}
+
+// endsExploration tells whether bugs end an exploration without -continue
+// (races do not), as rt decides it.
+func endsExploration(bugs []rt.BugReport) bool {
+	for _, b := range bugs {
+		if b.Kind != "race" {
+			return true
+		}
+	}
+	return false
 }
 
 // confirm replays each verdict (races aside: they do not end an

@@ -57,3 +57,23 @@ func TestLostUpdate(t *testing.T) {
 		t.Errorf("n = %d", n)
 	}
 }
+
+// TestRegisterThenLostUpdate registers a name, so it runs once per process,
+// and then has a real bug: only an exploration in fresh processes finds it.
+func TestRegisterThenLostUpdate(t *testing.T) {
+	Register("lost")
+	n := 0
+	var wg sync.WaitGroup
+	for i := 0; i < 3; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v := n
+			n = v + 1
+		}()
+	}
+	wg.Wait()
+	if n != 3 {
+		t.Errorf("n = %d", n)
+	}
+}
