@@ -578,6 +578,12 @@ func (p *preparer) rewritePackage(q *packages.Package, tp *TestPackage, overlay 
 		orig := q.CompiledGoFiles[i]
 		r := p.done[orig]
 		if r == nil {
+			// Package variables of the code under test go back to their
+			// state after init before every schedule; those of test files
+			// are the tests' own bookkeeping (a sync.Once guarding a
+			// registration, a counter of calls) and carry over, as under
+			// go test -count=N. docs/state.md says why.
+			opts.Globals = !strings.HasSuffix(orig, "_test.go")
 			r, err = p.rewriteOne(q, file, orig, opts)
 			if err != nil {
 				return err

@@ -197,10 +197,10 @@ func readOverlay(t *testing.T, path string) map[string]string {
 // runtime, use a generic function (as rewritten code does, even in a go 1.13
 // module) and announce itself at start-up.
 func markingRewrite(fset *token.FileSet, file *ast.File, pkg *types.Package, info *types.Info, opts RewriteOptions) ([]byte, bool, []Note, error) {
-	if opts.RTPath != rtPath || !opts.Globals {
+	name := filepath.Base(fset.File(file.Pos()).Name())
+	if opts.RTPath != rtPath || opts.Globals == strings.HasSuffix(name, "_test.go") {
 		return nil, false, nil, fmt.Errorf("unexpected options %+v", opts)
 	}
-	name := filepath.Base(fset.File(file.Pos()).Name())
 	astutil.AddNamedImport(fset, file, "periodmark", opts.RTPath)
 	var buf bytes.Buffer
 	buf.WriteString("//go:build go1.21\n\n")

@@ -108,6 +108,11 @@ func TestVerdictsAreConfirmedInAFreshProcess(t *testing.T) {
 	if s := sums["TestRegisterOnce"]; s.Unconfirmed == 0 {
 		t.Errorf("TestRegisterOnce: the duplicate registration of a second run must be found, then not confirmed: %+v", s)
 	}
+	// The sync.Once of the test file is not reset between schedules, as
+	// under go test -count=N: no duplicate registration to confirm.
+	if s := sums["TestOnceGuardedHandler"]; s.Unconfirmed != 0 || s.Fresh || len(s.Bugs) != 0 {
+		t.Errorf("TestOnceGuardedHandler: the test file's sync.Once was reset: %+v", s)
+	}
 	if s := sums["TestLostUpdate"]; len(s.Bugs) != 1 || s.Bugs[0].Kind != "fail" {
 		t.Errorf("TestLostUpdate: want the lost update, confirmed: %+v", s.Bugs)
 	}

@@ -77,3 +77,17 @@ func TestRegisterThenLostUpdate(t *testing.T) {
 		t.Errorf("n = %d", n)
 	}
 }
+
+var handlerOnce sync.Once
+
+// TestOnceGuardedHandler registers an HTTP handler once per process, as
+// test files do with a package-level sync.Once: it passes under
+// go test -count=N, and so under Period.
+func TestOnceGuardedHandler(t *testing.T) {
+	handlerOnce.Do(func() {
+		http.HandleFunc("/once/", func(http.ResponseWriter, *http.Request) {})
+	})
+	done := make(chan bool)
+	go func() { done <- true }()
+	<-done
+}
