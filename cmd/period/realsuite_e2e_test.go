@@ -172,3 +172,23 @@ func TestSubprocessIdiomAndTestNames(t *testing.T) {
 		t.Fatalf("exit %d with %d tests, want 0 and 2: %+v %s", code, len(sums), sums, stderr)
 	}
 }
+
+// A finite test with millions of key points is not a hang (each schedule
+// here runs over 2,000,000 steps, twice the default step limit), and a real
+// bug beside such work is still found and confirmed.
+func TestManyStepsAreNotAHang(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/bigwork")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "4", "-strategy", "random", "-race=false", "-o", t.TempDir(), dir)
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (the lost update): %s", code, stderr)
+	}
+	if s := sums["TestManyOperations"]; len(s.Bugs) != 0 || s.Cut != 0 || s.Schedules != 4 || s.Steps < 4*2000000 {
+		t.Errorf("TestManyOperations: want 4 schedules of over 2,000,000 steps, no verdict, none cut: %+v", s)
+	}
+	if s := sums["TestManyOperationsLostUpdate"]; len(s.Bugs) != 1 || s.Bugs[0].Kind != "fail" || s.Unconfirmed != 0 {
+		t.Errorf("TestManyOperationsLostUpdate: want the lost update, confirmed: %+v", s)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/bigwork
+
+go 1.22
