@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -81,6 +82,8 @@ type gstate struct {
 	sub      *subtest // subtests made by TRun, and tests with parallel subtests
 	cleanups []func() // t.Cleanup functions of the (sub)test run by this goroutine
 	tctx     *vctx    // t.Context() of the (sub)test run by this goroutine, once asked for
+	created  string   // site of the go statement that started g
+	creator  uintptr  // pc in the function that executed it (resolved only for reports)
 }
 
 // choiceRec is an open choice made after the first at events of the run.
@@ -122,8 +125,11 @@ type bug struct {
 	kind     string
 	message  string
 	location string
-	key      string // identity for reporting each distinct bug once ("" = derived)
-	upTo     int    // events the replay record keeps (0: all; see reportEnd)
+	// Leaks and deadlocks: where the goroutine at location was created
+	// (the go statement) and the function that executed it.
+	created, createdBy string
+	key                string // identity for reporting each distinct bug once ("" = derived)
+	upTo               int    // events the replay record keeps (0: all; see reportEnd)
 }
 
 type engine struct {
@@ -582,38 +588,112 @@ func (e *engine) allBlocked() {
 	}
 	switch {
 	case !e.rootDone:
-		e.report(bug{kind: "deadlock", message: "all goroutines are blocked:\n" + describeStuck(stuck), location: stuckLocation(stuck)})
+		ls := e.describe(stuck)
+		e.report(ls.bug("deadlock", "all goroutines are blocked:\n"))
 	case len(stuck) > 0 && e.afterRoot >= timerLeakAdvances:
-		e.report(bug{kind: "leak", message: fmt.Sprintf("%d goroutine(s) still running after the test returned, woken only by timers or tickers (virtual time went on for %v, %d firings, and they never finished):\n%s",
-			len(stuck), time.Duration(e.clock.now-e.rootAt).Round(time.Millisecond), e.afterRoot, describeStuck(stuck)), location: stuckLocation(stuck)})
+		// Woken by timers for ever: most often a goroutine left running by
+		// design (a janitor, a ticker loop nobody stops). -leaks=blocked
+		// keeps only those parked on something no timer wakes.
+		if e.cfg.Leaks == "blocked" {
+			var forever []*gstate
+			for _, g := range stuck {
+				if op := g.p.op; op != strategy.OpSleep && op != strategy.OpSelect && op != strategy.OpRecv {
+					forever = append(forever, g)
+				}
+			}
+			stuck = forever
+		}
+		if ls := e.describe(e.leaking(stuck)); len(ls.gs) > 0 {
+			e.report(ls.bug("leak", fmt.Sprintf("%d goroutine(s) still running after the test returned, woken only by timers or tickers (virtual time went on for %v, %d firings, and they never finished):\n",
+				len(ls.gs), time.Duration(e.clock.now-e.rootAt).Round(time.Millisecond), e.afterRoot)))
+		}
 	case len(stuck) > 0:
-		e.report(bug{kind: "leak", message: fmt.Sprintf("%d goroutine(s) still blocked after the test returned:\n%s", len(stuck), describeStuck(stuck)), location: stuckLocation(stuck)})
+		if ls := e.describe(e.leaking(stuck)); len(ls.gs) > 0 {
+			e.report(ls.bug("leak", fmt.Sprintf("%d goroutine(s) still blocked after the test returned:\n", len(ls.gs))))
+		}
 	}
 	e.finish()
 }
 
-func describeStuck(stuck []*gstate) string {
-	var s string
+// leaking drops from stuck what -leaks and -ignore-leak say not to report.
+func (e *engine) leaking(stuck []*gstate) []*gstate {
+	if e.cfg.Leaks == "off" {
+		return nil
+	}
+	if len(e.cfg.IgnoreLeak) == 0 {
+		return stuck
+	}
+	funcs := goroutineFuncs(stuck)
+	var out []*gstate
+	for _, g := range stuck {
+		if !ignoredLeak(e.cfg.IgnoreLeak, funcsOf(funcs[g.goid]), funcName(g.creator)) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// ignoredLeak matches a leaked goroutine against -ignore-leak names, as
+// goleak's IgnoreAnyFunction does: any function on its stack, or the
+// function whose go statement created it.
+func ignoredLeak(ignore, stack []string, creator string) bool {
+	for _, name := range ignore {
+		if name == creator || slices.Contains(stack, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// stuckReport describes goroutines that cannot move.
+type stuckReport struct {
+	gs    []*gstate
+	lines string
+	first *gstate // the goroutine the report is located at
+	fn    string  // first's function
+}
+
+func (ls stuckReport) bug(kind, head string) bug {
+	b := bug{kind: kind, message: head + ls.lines}
+	if g := ls.first; g != nil {
+		b.location = g.p.site
+		b.created, b.createdBy = g.created, funcName(g.creator)
+	}
+	return b
+}
+
+// describe says, per goroutine, what it is blocked on and where, in which
+// function, and which go statement created it.
+func (e *engine) describe(stuck []*gstate) stuckReport {
+	ls := stuckReport{gs: stuck}
+	funcs := goroutineFuncs(stuck)
+	var b strings.Builder
 	for _, g := range stuck {
 		what := g.p.op.String()
 		if g.status == gSubtest {
 			what = "t.Run (waiting for its subtest)"
 		}
-		s += fmt.Sprintf("  goroutine g%s blocked on %s at %s\n", g.path, what, g.p.site)
-	}
-	return s
-}
-
-func stuckLocation(stuck []*gstate) string {
-	for _, g := range stuck {
-		if g.path != "0" {
-			return g.p.site
+		fmt.Fprintf(&b, "  goroutine g%s blocked on %s at %s", g.path, what, g.p.site)
+		fn := entryFunc(funcs[g.goid], g.created)
+		if fn != "" {
+			fmt.Fprintf(&b, " in %s", fn)
+		}
+		if g.created != "" {
+			fmt.Fprintf(&b, ", created at %s", g.created)
+			if c := funcName(g.creator); c != "" {
+				fmt.Fprintf(&b, " by %s", c)
+			}
+		}
+		b.WriteString("\n")
+		if ls.first == nil && g.path != "0" {
+			ls.first, ls.fn = g, fn
 		}
 	}
-	if len(stuck) > 0 {
-		return stuck[0].p.site
+	if ls.first == nil && len(stuck) > 0 {
+		ls.first = stuck[0]
 	}
-	return ""
+	ls.lines = b.String()
+	return ls
 }
 
 func (e *engine) report(b bug) {
@@ -661,8 +741,9 @@ func (e *engine) inherit(parent, child *gstate) {
 }
 
 // spawn creates a controlled goroutine running f; it starts parked at its start key point.
-func (e *engine) spawn(parent *gstate, site string, f func()) *gstate {
+func (e *engine) spawn(parent *gstate, site string, f func(), creator uintptr) *gstate {
 	g := e.newG(parent)
+	g.created, g.creator = site, creator
 	g.status = gParked
 	g.p = pending{op: strategy.OpStart, site: site}
 	if parent != nil {

@@ -48,6 +48,13 @@ type Config struct {
 	// not run a hundred times longer than another.
 	AdaptiveSteps bool
 	Watchdog      time.Duration // a goroutine without a key point for this long is detached
+	// Leaks is what goroutines left when a test returns are reported:
+	// "all" (default: blocked ones and ones still woken by timers),
+	// "blocked" (only those parked on what no timer wakes), "off".
+	Leaks string
+	// IgnoreLeak names functions (as goleak's IgnoreAnyFunction): a left
+	// goroutine with one on its stack, or created by one, is not reported.
+	IgnoreLeak []string
 	HangAfter     time.Duration // nothing but detached goroutines for this long: hang
 
 	OutDir  string // where replay files go
@@ -124,6 +131,10 @@ type BugReport struct {
 	Message  string
 	Location string
 	Replay   string
+	// Leaks and deadlocks: the go statement (file:line) that created the
+	// goroutine at Location, and the function that executed it.
+	Created   string `json:",omitempty"`
+	CreatedBy string `json:",omitempty"`
 }
 
 // Summary is the result of exploring one test.
@@ -366,12 +377,12 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 			seen[k] = true
 		}
 	}
-	publish := func(tr *trace.Trace) {
+	publish := func(tr *trace.Trace, b bug) {
 		path := filepath.Join(cfg.OutDir, trace.FileName(tt.Name, cfg.Strategy, cfg.Seed, schedule, tr.Kind))
 		if err := tr.WriteFile(path); err != nil {
 			path = "(replay file not written: " + err.Error() + ")"
 		}
-		br := BugReport{Kind: tr.Kind, Schedule: schedule, Message: tr.Message, Location: tr.Location, Replay: path}
+		br := BugReport{Kind: tr.Kind, Schedule: schedule, Message: tr.Message, Location: tr.Location, Replay: path, Created: b.created, CreatedBy: b.createdBy}
 		sum.Bugs = append(sum.Bugs, br)
 		out.write(struct {
 			Action string
@@ -379,20 +390,24 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 			BugReport
 		}{"bug", tt.Name, br})
 	}
-	held := map[string]*trace.Trace{} // found in free mode, reported once confirmed
+	type found struct {
+		tr *trace.Trace
+		b  bug
+	}
+	held := map[string]found{} // found in free mode, reported once confirmed
 	e.cfg.onBug = func(e *engine, b bug) {
 		key := bugKey(b)
-		if seen[key] || held[key] != nil {
+		if _, ok := held[key]; seen[key] || ok {
 			return
 		}
 		tr := e.traceOf(cfg, tt.Name, schedule, b)
 		if e.free || e.freeOver {
-			held[key] = tr
+			held[key] = found{tr, b}
 			return
 		}
 		// Written before anything else can fail: the replay file first.
 		seen[key] = true
-		publish(tr)
+		publish(tr, b)
 	}
 	for schedule < cfg.Budget && !sum.Exhausted {
 		if !st.Begin() {
@@ -455,10 +470,10 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 		sum.countBuggy(kinds...)
 		e.mu.Unlock()
 		st.End(run)
-		for key, tr := range held {
-			if e.confirm(t, tt, cfg, tr, restores) {
+		for key, h := range held {
+			if e.confirm(t, tt, cfg, h.tr, restores) {
 				seen[key] = true
-				publish(tr)
+				publish(h.tr, h.b)
 			} else {
 				sum.Unconfirmed++
 			}

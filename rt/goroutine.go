@@ -25,7 +25,9 @@ func Go(site string, f func()) {
 	case modeSkip:
 		return
 	}
-	e.spawn(g, site, f)
+	var pc [1]uintptr
+	runtime.Callers(2, pc[:]) // the function executing the go statement
+	e.spawn(g, site, f, pc[0])
 	e.hookDone(g) // in free mode the child may start at once
 }
 

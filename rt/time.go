@@ -111,7 +111,7 @@ func (c *vclock) fire(e *engine) {
 			if parent == nil && len(e.gs) > 0 {
 				parent = e.gs[0]
 			}
-			e.timerStart(e.spawn(parent, "time.AfterFunc", t.f), t.vc)
+			e.timerStart(e.spawn(parent, "time.AfterFunc", t.f, 0), t.vc)
 		case t.ctx != nil:
 			t.ctx.cancel(context.DeadlineExceeded, t.ctx.cause, t.vc)
 		}

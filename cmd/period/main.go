@@ -92,6 +92,8 @@ type testFlags struct {
 	seed                      int64
 	cont, json, verbose, race bool
 	parallel, fresh           bool
+	leaks                     string
+	ignoreLeak                stringList
 	timeout                   time.Duration
 }
 
@@ -122,6 +124,8 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.out, "o", filepath.Join(os.TempDir(), "period"), "write replay files to `dir`")
 	fs.IntVar(&f.steps, "steps", defaultSteps, stepsUsage)
 	fs.BoolVar(&f.fresh, "fresh", false, "run every schedule in a new test process, where the test runs for the first time (for suites that are not re-runnable in one process; slower)")
+	fs.StringVar(&f.leaks, "leaks", "all", "which goroutines left running when a test returns are reported: `all`, blocked (not those still woken by timers), off")
+	fs.Var(&f.ignoreLeak, "ignore-leak", "do not report a left goroutine with function `name` on its stack or created by it (repeatable; as goleak.IgnoreAnyFunction)")
 	fs.StringVar(&f.focus, "focus", "", "pedal: restrict preemptions to key points whose site contains `s`")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: period test [flags] [packages]\n")
@@ -131,6 +135,12 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
+		return exitError
+	}
+	switch f.leaks {
+	case "all", "blocked", "off":
+	default:
+		fmt.Fprintf(stderr, "period: -leaks=%s: want all, blocked or off\n", f.leaks)
 		return exitError
 	}
 	if f.budget < 1 {
@@ -157,7 +167,8 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	cfg := rt.Config{Run: f.run, Strategy: f.strategy, Seed: f.seed, Bound: f.bound, Budget: f.budget, Continue: f.cont,
-		Focus: f.focus, MaxSteps: f.steps, AdaptiveSteps: !flagSet(fs, "steps"), OutDir: out, NoRace: !f.race, Parallel: f.parallel}
+		Focus: f.focus, MaxSteps: f.steps, AdaptiveSteps: !flagSet(fs, "steps"), OutDir: out, NoRace: !f.race, Parallel: f.parallel,
+		Leaks: f.leaks, IgnoreLeak: f.ignoreLeak}
 	p := &report.Printer{W: stdout, JSON: f.json, Verbose: f.verbose}
 	if f.fresh && f.parallel {
 		fmt.Fprintln(stderr, "period: -fresh and -parallel cannot be combined")
@@ -165,6 +176,12 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	return testPackages(ctx, fs.Args(), cfg, f.timeout, f.fresh, p, stderr)
 }
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
 // flagSet tells whether the command line set the flag name.
 func flagSet(fs *flag.FlagSet, name string) bool {

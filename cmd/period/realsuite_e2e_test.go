@@ -192,3 +192,49 @@ func TestManyStepsAreNotAHang(t *testing.T) {
 		t.Errorf("TestManyOperationsLostUpdate: want the lost update, confirmed: %+v", s)
 	}
 }
+
+// Leak reports say where each left goroutine was created and in which
+// function it waits; -leaks and -ignore-leak silence what a user accepts.
+func TestLeakReportsAndFilters(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/leaks")
+	kinds := func(args ...string) map[string]report.JSONSummary {
+		t.Helper()
+		_, sums, stderr := periodJSON(t, append(append([]string{"test", "-json", "-budget", "5", "-o", t.TempDir()}, args...), dir)...)
+		if len(sums) != 3 {
+			t.Fatalf("%v: %d summaries, want 3: %s", args, len(sums), stderr)
+		}
+		return sums
+	}
+	leaked := func(s report.JSONSummary) bool { return len(s.Bugs) == 1 && s.Bugs[0].Kind == "leak" }
+
+	sums := kinds()
+	j, w := sums["TestJanitorLeftRunning"], sums["TestWorkerStuck"]
+	if !leaked(j) || j.Bugs[0].Created != "leaks.go:20" || j.Bugs[0].CreatedBy != "example.com/leaks.NewCache" ||
+		!strings.Contains(j.Bugs[0].Message, "in example.com/leaks.(*Cache).janitor, created at leaks.go:20") {
+		t.Errorf("janitor: want a leak created at leaks.go:20 by NewCache, waiting in janitor: %+v", j.Bugs)
+	}
+	if !leaked(w) || w.Bugs[0].Created != "leaks.go:47" || !strings.Contains(w.Bugs[0].Message, "in example.com/leaks.(*Worker).run") {
+		t.Errorf("worker: want a leak created at leaks.go:47, waiting in run: %+v", w.Bugs)
+	}
+	if s := sums["TestClosed"]; len(s.Bugs) != 0 {
+		t.Errorf("a closed cache leaks nothing: %+v", s.Bugs)
+	}
+	for _, c := range []struct {
+		flag            string
+		janitor, worker bool
+	}{
+		{"-leaks=blocked", false, true},
+		{"-leaks=off", false, false},
+		{"-ignore-leak=example.com/leaks.(*Cache).janitor", false, true},
+		{"-ignore-leak=example.com/leaks.Start", true, false},
+	} {
+		sums := kinds(c.flag)
+		if leaked(sums["TestJanitorLeftRunning"]) != c.janitor || leaked(sums["TestWorkerStuck"]) != c.worker {
+			t.Errorf("%s: janitor leak %v (want %v), worker leak %v (want %v)", c.flag,
+				leaked(sums["TestJanitorLeftRunning"]), c.janitor, leaked(sums["TestWorkerStuck"]), c.worker)
+		}
+	}
+}

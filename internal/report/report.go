@@ -51,6 +51,10 @@ type JSONBug struct {
 	Message  string
 	Location string
 	Replay   string
+	// Leaks and deadlocks: the go statement (file:line, like Location) that
+	// created the goroutine at Location, and the function that executed it.
+	Created   string `json:",omitempty"`
+	CreatedBy string `json:",omitempty"`
 }
 
 // Summary converts a runner result to the JSON contract.
@@ -59,7 +63,7 @@ func Summary(r runner.Result, uninstrumented []string) JSONSummary {
 		Schedules: r.Schedules, Steps: r.Steps, Elapsed: r.Elapsed, Schedule: r.Schedule, Diverged: r.Diverged,
 		Exhausted: r.Exhausted, Uninstrumented: uninstrumented, Uncontrolled: r.Uncontrolled, Unconfirmed: r.Unconfirmed, Cut: r.Cut, Forced: r.Forced, Abandoned: r.Abandoned, AbandonedWhy: r.AbandonedWhy, Fresh: r.Fresh, Bugs: []JSONBug{}}
 	for _, b := range r.Bugs {
-		s.Bugs = append(s.Bugs, JSONBug{Kind: b.Kind, Schedule: b.Schedule, Message: b.Message, Location: b.Location, Replay: b.Replay})
+		s.Bugs = append(s.Bugs, JSONBug{Kind: b.Kind, Schedule: b.Schedule, Message: b.Message, Location: b.Location, Replay: b.Replay, Created: b.Created, CreatedBy: b.CreatedBy})
 	}
 	return s
 }

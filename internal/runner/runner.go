@@ -348,7 +348,7 @@ func reproduced(ctx context.Context, b Binary, opts Options, test string, bug rt
 	}
 	defer os.RemoveAll(work)
 	cfg := rt.Config{Replay: bug.Replay, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, OutDir: work,
-		MaxSteps: len(tr.Entries) + 1000, NoRace: opts.Config.NoRace}
+		MaxSteps: len(tr.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak}
 	res, err := Run(ctx, b, Options{Config: cfg, Timeout: 2 * time.Minute})
 	if err != nil {
 		return true

@@ -1,0 +1,3 @@
+module example.com/leaks
+
+go 1.22
