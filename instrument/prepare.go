@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -142,9 +143,68 @@ func (p *TestPackage) Build(ctx context.Context, out string) error {
 		if msg == "" {
 			msg = err.Error()
 		}
-		return fmt.Errorf("building %s: %s", p.ImportPath, msg)
+		if native := p.buildNative(ctx); native != nil {
+			return fmt.Errorf("building %s: the package does not compile (go test fails the same way):\n%s", p.ImportPath, native)
+		}
+		return fmt.Errorf("building %s: the package compiles under go test but not once instrumented: this is a defect of Period (please report it with these lines). Positions are those of the original source; _prt names Period's runtime, which the construct at that line was rewritten to call:\n%s", p.ImportPath, explainBuildErrors(p.Dir, msg))
 	}
 	return nil
+}
+
+// buildNative compiles the test binary without instrumentation, to tell a
+// package that does not compile from one Period's rewriting broke.
+func (p *TestPackage) buildNative(ctx context.Context) error {
+	args := append([]string{"test", "-c", "-vet=off", "-o", os.DevNull}, p.buildFlags...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = p.Dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		if msg := strings.TrimSpace(string(out)); msg != "" {
+			return errors.New(msg)
+		}
+		return err
+	}
+	return nil
+}
+
+var compileErrLine = regexp.MustCompile(`^(\S+\.go):(\d+)(?::\d+)?: `)
+
+// explainBuildErrors follows every compiler error with the original source
+// line it points at, so that the construct Period mis-rewrote is named.
+func explainBuildErrors(dir, msg string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(msg, "\n") {
+		b.WriteString(line)
+		b.WriteByte('\n')
+		m := compileErrLine.FindStringSubmatch(strings.TrimSpace(line))
+		if m == nil {
+			continue
+		}
+		file := m[1]
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(dir, file)
+		}
+		if src := sourceLine(file, m[2]); src != "" {
+			fmt.Fprintf(&b, "\tsource: %s\n", src)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func sourceLine(file, line string) string {
+	n, err := strconv.Atoi(line)
+	if err != nil || n < 1 {
+		return ""
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(string(data), "\n")
+	if n > len(lines) {
+		return ""
+	}
+	return strings.TrimSpace(lines[n-1])
 }
 
 // splitPattern turns a command-line pattern into the directory to run the

@@ -254,7 +254,8 @@ func TestBuildErrorNamesOriginalFile(t *testing.T) {
 			return nil, false, nil, err
 		}
 		if filepath.Base(fset.File(file.Pos()).Name()) == "store.go" {
-			buf.WriteString("\n//line store.go:3\nvar _ int = \"broken\"\n")
+			// As the rewriter's printer does: the original file's full name.
+			buf.WriteString("\n//line " + fset.File(file.Pos()).Name() + ":4\nvar _ int = \"broken\"\n")
 		}
 		return buf.Bytes(), true, nil, nil
 	})
@@ -267,8 +268,18 @@ func TestBuildErrorNamesOriginalFile(t *testing.T) {
 	if err == nil {
 		t.Fatal("the build succeeded")
 	}
-	if !strings.Contains(err.Error(), "store.go:3") || strings.Contains(err.Error(), work) {
-		t.Errorf("error does not point at the original store.go:3:\n%v", err)
+	if !strings.Contains(err.Error(), "store.go:4") || strings.Contains(err.Error(), work) {
+		t.Errorf("error does not point at the original store.go:4:\n%v", err)
+	}
+	// The package compiles natively: the error blames Period and quotes the
+	// original line the broken construct came from.
+	src, rerr := os.ReadFile(filepath.Join(prepareData, "mod113", "internal", "store", "store.go"))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	line4 := strings.TrimSpace(strings.Split(string(src), "\n")[3])
+	if !strings.Contains(err.Error(), "defect of Period") || !strings.Contains(err.Error(), "\tsource: "+line4) {
+		t.Errorf("error does not say the rewrite broke a compiling package, or does not quote %q:\n%v", line4, err)
 	}
 }
 
