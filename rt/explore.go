@@ -55,7 +55,7 @@ type Config struct {
 	// IgnoreLeak names functions (as goleak's IgnoreAnyFunction): a left
 	// goroutine with one on its stack, or created by one, is not reported.
 	IgnoreLeak []string
-	HangAfter     time.Duration // nothing but detached goroutines for this long: hang
+	HangAfter  time.Duration // nothing but detached goroutines for this long: hang
 
 	OutDir  string // where replay files go
 	Results string // JSON-lines file the results are appended to
