@@ -48,6 +48,7 @@ type PrepareOptions struct {
 	Dir      string   // directory the patterns are relative to (the user's cwd)
 	Patterns []string // package patterns as given on the command line ("./pkg/...")
 	WorkDir  string   // scratch directory for rewritten files, overlay JSON, extracted runtime
+	Tags     string   // build tags, as go test -tags (comma-separated)
 }
 
 // TestPackage is one package ready to be built as an instrumented test binary.
@@ -92,7 +93,12 @@ func Prepare(opts PrepareOptions) ([]*TestPackage, error) {
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
+	var flags []string
+	if opts.Tags != "" {
+		flags = append(flags, "-tags="+opts.Tags)
+	}
 	p := &preparer{
+		flags:   flags,
 		dir:     dir,
 		work:    work,
 		done:    map[string]*rewritten{},
@@ -105,7 +111,7 @@ func Prepare(opts PrepareOptions) ([]*TestPackage, error) {
 		if err != nil {
 			return nil, err
 		}
-		pkgs, err := load(loadDir, true, rel)
+		pkgs, err := load(loadDir, true, p.flags, rel)
 		if err != nil {
 			return nil, fmt.Errorf("loading %s: %v", pat, err)
 		}
@@ -251,12 +257,13 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 	packages.NeedImports | packages.NeedModule | packages.NeedForTest |
 	packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedTypesSizes
 
-func load(dir string, tests bool, patterns ...string) ([]*packages.Package, error) {
+func load(dir string, tests bool, flags []string, patterns ...string) ([]*packages.Package, error) {
 	cfg := &packages.Config{
-		Mode:  loadMode,
-		Dir:   dir,
-		Tests: tests,
-		Fset:  token.NewFileSet(),
+		Mode:       loadMode,
+		Dir:        dir,
+		Tests:      tests,
+		Fset:       token.NewFileSet(),
+		BuildFlags: flags,
 	}
 	return packages.Load(cfg, patterns...)
 }
@@ -349,6 +356,7 @@ type rewritten struct {
 }
 
 type preparer struct {
+	flags     []string // build flags of the user's (-tags): loading and building alike
 	dir       string // the user's directory: load errors name files relative to it
 	work      string
 	done      map[string]*rewritten // original path -> result, shared by all packages
@@ -484,7 +492,7 @@ func (p *preparer) prepareAll(loadDir string, pkgs []*packages.Package) ([]*Test
 	}
 	if len(missing) > 0 {
 		sort.Strings(missing)
-		loaded, err := load(loadDir, false, missing...)
+		loaded, err := load(loadDir, false, p.flags, missing...)
 		if err != nil {
 			return nil, fmt.Errorf("loading dependencies: %v", err)
 		}
@@ -531,6 +539,7 @@ func (p *preparer) prepareUnit(u *testUnit) (*TestPackage, error) {
 		GoVersion:      mod.GoVersion,
 		Tests:          append(append([]string(nil), u.inTests...), u.xTests...),
 		Uninstrumented: u.uninstrumented,
+		buildFlags:     append([]string(nil), p.flags...),
 	}
 	for _, q := range []*packages.Package{u.base, u.xtest} {
 		if q == nil {

@@ -20,7 +20,7 @@ var timeFuncs = map[string]bool{
 	"context.WithTimeout": false, "context.WithDeadline": false,
 	"context.WithTimeoutCause": false, "context.WithDeadlineCause": false,
 	"sync.OnceFunc": false, "sync.OnceValue": false, "sync.OnceValues": false, "sync.NewCond": false,
-	"runtime.Gosched": true, "os.Exit": true,
+	"runtime.Gosched": true, "os.Exit": true, "testing.Verbose": false,
 	"testing/synctest.Test": true, "testing/synctest.Wait": true,
 }
 

@@ -4,6 +4,7 @@ package rt
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -37,6 +39,8 @@ type Config struct {
 	Continue bool // keep exploring after a bug; report each distinct bug once
 	Focus    string
 	NoRace   bool // turn data-race detection off
+	Short    bool   // testing.Short() is true, as under go test -short
+	Tags     string // build tags of the binary (recorded in replay files)
 	Parallel bool // strategies that release runs (PERIOD's last period) run them free: see free.go
 
 	MaxSteps int // steps per schedule before a hang is reported
@@ -221,6 +225,19 @@ func Globals(snapshot func() (restore func())) bool {
 	return true
 }
 
+// exploring is set while Explore drives the tests of this process.
+var exploring atomic.Bool
+
+// Verbose is testing.Verbose(). The driver runs with -test.v (the runner
+// reads the tests' log lines); the tests it explores see what they would
+// see under go test without -v: Period shows no log of a passing run.
+func Verbose() bool {
+	if exploring.Load() {
+		return false
+	}
+	return testing.Verbose()
+}
+
 // Explore runs each test under the controlled scheduler, configured by the
 // period command through PERIOD_CONFIG.
 func Explore(t *testing.T, tests []Test) {
@@ -228,6 +245,8 @@ func Explore(t *testing.T, tests []Test) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	exploring.Store(true)
+	defer exploring.Store(false)
 	var out *resultWriter
 	if cfg.Results != "" {
 		f, err := os.OpenFile(cfg.Results, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -250,6 +269,14 @@ func Explore(t *testing.T, tests []Test) {
 	var rep *trace.Trace
 	if cfg.Replay != "" {
 		if rep, err = trace.ReadFile(cfg.Replay); err != nil {
+			t.Fatal(err)
+		}
+		cfg.Short, cfg.Tags = rep.Short, rep.Tags
+	}
+	// The runner passes -short in the configuration, so that a replay file
+	// can carry it too; package testing reads the flag when a test asks.
+	if cfg.Short {
+		if err := flag.Set("test.short", "true"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -507,6 +534,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 func (e *engine) traceOf(cfg Config, test string, schedule int, b bug) *trace.Trace {
 	return &trace.Trace{
 		Package: cfg.Package, Dir: cfg.Dir, Test: test, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound, NoRace: cfg.NoRace,
+		Short: cfg.Short, Tags: cfg.Tags,
 		Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
 		Shared: e.mem.sharedSites(), Entries: e.entries(b.upTo),
 	}

@@ -62,6 +62,8 @@ type Trace struct {
 	Bound    int
 	Schedule int  // 1-based index of the schedule in its exploration
 	NoRace   bool // data-race detection was off (a replay keeps it off)
+	Short    bool   // the tests ran with -short (testing.Short() was true)
+	Tags     string // the build tags the test binary was built with
 
 	Kind     string // bug kind: fail, panic, deadlock, leak, hang, race
 	Location string // file:line of the failure, or ""
@@ -79,6 +81,12 @@ func (t *Trace) Write(w io.Writer) error {
 	fmt.Fprintf(bw, "seed %d\nbound %d\n", t.Seed, t.Bound)
 	if t.NoRace {
 		fmt.Fprintln(bw, "race off")
+	}
+	if t.Short {
+		fmt.Fprintln(bw, "short")
+	}
+	if t.Tags != "" {
+		fmt.Fprintf(bw, "tags %s\n", t.Tags)
 	}
 	fmt.Fprintf(bw, "schedule %d\n", t.Schedule)
 	fmt.Fprintf(bw, "bug %s\nlocation %s\nmessage %s\n", t.Kind, t.Location, strconv.Quote(t.Message))
@@ -185,6 +193,10 @@ func Read(r io.Reader) (*Trace, error) {
 				err = errors.New("race: want off")
 			}
 			t.NoRace = true
+		case "short":
+			t.Short = true
+		case "tags":
+			t.Tags = rest
 		case "bug":
 			t.Kind = rest
 		case "location":

@@ -91,8 +91,8 @@ type testFlags struct {
 	budget, bound, steps      int
 	seed                      int64
 	cont, json, verbose, race bool
-	parallel, fresh           bool
-	leaks                     string
+	parallel, fresh, short    bool
+	leaks, tags               string
 	ignoreLeak                stringList
 	timeout                   time.Duration
 }
@@ -126,6 +126,8 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.fresh, "fresh", false, "run every schedule in a new test process, where the test runs for the first time (for suites that are not re-runnable in one process; slower)")
 	fs.StringVar(&f.leaks, "leaks", "all", "which goroutines left running when a test returns are reported: `all`, blocked (not those still woken by timers), off")
 	fs.Var(&f.ignoreLeak, "ignore-leak", "do not report a left goroutine with function `name` on its stack or created by it (repeatable; as goleak.IgnoreAnyFunction)")
+	fs.BoolVar(&f.short, "short", false, "tell long-running tests to shorten their run time (testing.Short(), as go test -short)")
+	fs.StringVar(&f.tags, "tags", "", "build with the comma-separated build `tags` (as go test -tags)")
 	fs.StringVar(&f.focus, "focus", "", "pedal: restrict preemptions to key points whose site contains `s`")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: period test [flags] [packages]\n")
@@ -168,7 +170,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	cfg := rt.Config{Run: f.run, Strategy: f.strategy, Seed: f.seed, Bound: f.bound, Budget: f.budget, Continue: f.cont,
 		Focus: f.focus, MaxSteps: f.steps, AdaptiveSteps: !flagSet(fs, "steps"), OutDir: out, NoRace: !f.race, Parallel: f.parallel,
-		Leaks: f.leaks, IgnoreLeak: f.ignoreLeak}
+		Leaks: f.leaks, IgnoreLeak: f.ignoreLeak, Short: f.short, Tags: f.tags}
 	p := &report.Printer{W: stdout, JSON: f.json, Verbose: f.verbose}
 	if f.fresh && f.parallel {
 		fmt.Fprintln(stderr, "period: -fresh and -parallel cannot be combined")
@@ -200,7 +202,7 @@ func testPackages(ctx context.Context, patterns []string, cfg rt.Config, timeout
 	defer os.RemoveAll(work)
 	cwd, _ := os.Getwd()
 	start := time.Now()
-	pkgs, err := instrument.Prepare(instrument.PrepareOptions{Dir: cwd, Patterns: patterns, WorkDir: filepath.Join(work, "src")})
+	pkgs, err := instrument.Prepare(instrument.PrepareOptions{Dir: cwd, Patterns: patterns, WorkDir: filepath.Join(work, "src"), Tags: cfg.Tags})
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
 		return exitError
@@ -283,7 +285,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitError
 	}
 	defer os.RemoveAll(work)
-	pkgs, err := instrument.Prepare(instrument.PrepareOptions{Dir: tr.Dir, Patterns: []string{"."}, WorkDir: filepath.Join(work, "src")})
+	pkgs, err := instrument.Prepare(instrument.PrepareOptions{Dir: tr.Dir, Patterns: []string{"."}, WorkDir: filepath.Join(work, "src"), Tags: tr.Tags})
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
 		return exitError

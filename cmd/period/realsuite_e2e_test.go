@@ -173,6 +173,25 @@ func TestSubprocessIdiomAndTestNames(t *testing.T) {
 	}
 }
 
+// A test sees what it sees under go test: TestMain ran, testing.Verbose()
+// is false, testing.Short() follows -short, -tags selects files, TempDir,
+// Setenv and Chdir are per run. A replay file keeps -short.
+func TestTestIdentity(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/identity")
+	out := t.TempDir()
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "10", "-o", out, dir)
+	if code != 1 || len(sums) != 2 || len(sums["TestIdentity"].Bugs) != 0 || len(sums["TestShort"].Bugs) != 1 {
+		t.Fatalf("without -short: exit %d, %+v, want exit 1, TestIdentity clean and TestShort failing: %s", code, sums, stderr)
+	}
+	code, sums, stderr = periodJSON(t, "test", "-json", "-budget", "10", "-short", "-tags", "identitytag", "-o", out, dir)
+	if code != 0 || len(sums) != 3 {
+		t.Fatalf("with -short -tags identitytag: exit %d, %+v, want exit 0 and 3 tests: %s", code, sums, stderr)
+	}
+}
+
 // A finite test with millions of key points is not a hang (each schedule
 // here runs over 2,000,000 steps, twice the default step limit), and a real
 // bug beside such work is still found and confirmed.
