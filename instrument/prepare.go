@@ -357,7 +357,7 @@ type rewritten struct {
 
 type preparer struct {
 	flags     []string // build flags of the user's (-tags): loading and building alike
-	dir       string // the user's directory: load errors name files relative to it
+	dir       string   // the user's directory: load errors name files relative to it
 	work      string
 	done      map[string]*rewritten // original path -> result, shared by all packages
 	goMods    map[string]string     // module dir -> overlaid go.mod ("" for our own module)

@@ -38,10 +38,10 @@ type Config struct {
 	Budget   int
 	Continue bool // keep exploring after a bug; report each distinct bug once
 	Focus    string
-	NoRace   bool // turn data-race detection off
+	NoRace   bool   // turn data-race detection off
 	Short    bool   // testing.Short() is true, as under go test -short
 	Tags     string // build tags of the binary (recorded in replay files)
-	Parallel bool // strategies that release runs (PERIOD's last period) run them free: see free.go
+	Parallel bool   // strategies that release runs (PERIOD's last period) run them free: see free.go
 
 	MaxSteps int // steps per schedule before a hang is reported
 	// AdaptiveSteps derives the step limit from the test itself (the user

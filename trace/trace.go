@@ -60,8 +60,8 @@ type Trace struct {
 	Strategy string
 	Seed     int64
 	Bound    int
-	Schedule int  // 1-based index of the schedule in its exploration
-	NoRace   bool // data-race detection was off (a replay keeps it off)
+	Schedule int    // 1-based index of the schedule in its exploration
+	NoRace   bool   // data-race detection was off (a replay keeps it off)
 	Short    bool   // the tests ran with -short (testing.Short() was true)
 	Tags     string // the build tags the test binary was built with
 
