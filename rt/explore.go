@@ -41,7 +41,11 @@ type Config struct {
 	NoRace   bool   // turn data-race detection off
 	Short    bool   // testing.Short() is true, as under go test -short
 	Tags     string // build tags of the binary (recorded in replay files)
-	Parallel bool   // strategies that release runs (PERIOD's last period) run them free: see free.go
+	// Instrument and Uninstrumented say which dependencies the binary
+	// controls (recorded in replay files, so that a replay builds the same).
+	Instrument     string   `json:",omitempty"`
+	Uninstrumented []string `json:",omitempty"`
+	Parallel       bool     // strategies that release runs (PERIOD's last period) run them free: see free.go
 
 	MaxSteps int // steps per schedule before a hang is reported
 	// AdaptiveSteps derives the step limit from the test itself (the user
@@ -271,7 +275,7 @@ func Explore(t *testing.T, tests []Test) {
 		if rep, err = trace.ReadFile(cfg.Replay); err != nil {
 			t.Fatal(err)
 		}
-		cfg.Short, cfg.Tags = rep.Short, rep.Tags
+		cfg.Short, cfg.Tags, cfg.Instrument, cfg.Uninstrumented = rep.Short, rep.Tags, rep.Instrument, rep.Uninstrumented
 	}
 	// The runner passes -short in the configuration, so that a replay file
 	// can carry it too; package testing reads the flag when a test asks.
@@ -534,7 +538,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 func (e *engine) traceOf(cfg Config, test string, schedule int, b bug) *trace.Trace {
 	return &trace.Trace{
 		Package: cfg.Package, Dir: cfg.Dir, Test: test, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound, NoRace: cfg.NoRace,
-		Short: cfg.Short, Tags: cfg.Tags,
+		Short: cfg.Short, Tags: cfg.Tags, Instrument: cfg.Instrument, Uninstrumented: cfg.Uninstrumented,
 		Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
 		Shared: e.mem.sharedSites(), Entries: e.entries(b.upTo),
 	}

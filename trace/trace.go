@@ -64,6 +64,10 @@ type Trace struct {
 	NoRace   bool   // data-race detection was off (a replay keeps it off)
 	Short    bool   // the tests ran with -short (testing.Short() was true)
 	Tags     string // the build tags the test binary was built with
+	// Which dependencies were instrumented (period test -instrument,
+	// -uninstrumented): a replay builds the same binary.
+	Instrument     string
+	Uninstrumented []string
 
 	Kind     string // bug kind: fail, panic, deadlock, leak, hang, race
 	Location string // file:line of the failure, or ""
@@ -87,6 +91,12 @@ func (t *Trace) Write(w io.Writer) error {
 	}
 	if t.Tags != "" {
 		fmt.Fprintf(bw, "tags %s\n", t.Tags)
+	}
+	if t.Instrument != "" {
+		fmt.Fprintf(bw, "instrument %s\n", t.Instrument)
+	}
+	for _, u := range t.Uninstrumented {
+		fmt.Fprintf(bw, "uninstrumented %s\n", u)
 	}
 	fmt.Fprintf(bw, "schedule %d\n", t.Schedule)
 	fmt.Fprintf(bw, "bug %s\nlocation %s\nmessage %s\n", t.Kind, t.Location, strconv.Quote(t.Message))
@@ -197,6 +207,10 @@ func Read(r io.Reader) (*Trace, error) {
 			t.Short = true
 		case "tags":
 			t.Tags = rest
+		case "instrument":
+			t.Instrument = rest
+		case "uninstrumented":
+			t.Uninstrumented = append(t.Uninstrumented, rest)
 		case "bug":
 			t.Kind = rest
 		case "location":

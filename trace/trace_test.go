@@ -50,6 +50,7 @@ func TestRoundTrip(t *testing.T) {
 	// -short and -tags change which code the test runs: a replay needs them.
 	flags := sample()
 	flags.Short, flags.Tags = true, "integration,linux"
+	flags.Instrument, flags.Uninstrumented = "module", []string{"example.com/a/...", "example.com/b"}
 	buf.Reset()
 	flags.Write(&buf)
 	if got, err := Read(&buf); err != nil || !reflect.DeepEqual(got, flags) {

@@ -192,6 +192,51 @@ func TestTestIdentity(t *testing.T) {
 	}
 }
 
+// Dependencies are instrumented: the goroutines of a module required
+// through a replace directive, and the closures errgroup (from the module
+// cache) runs, are explored; their bugs are located in the dependency's
+// source by import path and replay. -instrument=module leaves them
+// uncontrolled, as before, and the summary counts their key points.
+func TestDependenciesAreControlled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/deps")
+	out := t.TempDir()
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "200", "-strategy", "random", "-o", out, dir)
+	if code != 1 || len(sums) != 4 {
+		t.Fatalf("exit %d with %d tests, want 1 and 4: %s", code, len(sums), stderr)
+	}
+	want := map[string]struct{ kind, loc string }{
+		"TestLostUpdateInDependency": {"race", "example.com/worklib/worklib.go:17"},
+		"TestDeadlockInDependency":   {"deadlock", "example.com/worklib/worklib.go:"},
+		"TestErrgroupClosures":       {"race", "deps_test.go:30"},
+	}
+	for name, s := range sums {
+		w, buggy := want[name]
+		if s.Uncontrolled != 0 || len(s.Uninstrumented) != 0 {
+			t.Errorf("%s: Uncontrolled %d, Uninstrumented %v: want every goroutine controlled", name, s.Uncontrolled, s.Uninstrumented)
+		}
+		if !buggy {
+			if len(s.Bugs) != 0 {
+				t.Errorf("%s: want no bug: %+v", name, s.Bugs)
+			}
+			continue
+		}
+		if len(s.Bugs) == 0 || s.Bugs[0].Kind != w.kind || !strings.HasPrefix(s.Bugs[0].Location, w.loc) {
+			t.Errorf("%s: want a %s at %s: %+v", name, w.kind, w.loc, s.Bugs)
+			continue
+		}
+		if w.kind == "deadlock" {
+			checkReplay(t, s.Bugs[0].Replay, "deadlock")
+		}
+	}
+	code, sums, stderr = periodJSON(t, "test", "-json", "-budget", "20", "-instrument", "module", "-run", "Errgroup", "-o", out, dir)
+	if s := sums["TestErrgroupClosures"]; code != 0 || s.Uncontrolled == 0 || len(s.Uninstrumented) == 0 {
+		t.Errorf("-instrument=module: exit %d, %+v, want exit 0 with errgroup uncontrolled: %s", code, s, stderr)
+	}
+}
+
 // A finite test with millions of key points is not a hang (each schedule
 // here runs over 2,000,000 steps, twice the default step limit), and a real
 // bug beside such work is still found and confirmed.
