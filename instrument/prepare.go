@@ -74,6 +74,7 @@ type TestPackage struct {
 	buildFlags []string
 	depFiles   map[string][]string // instrumented dependency -> its files in the overlay
 	replaces   map[string]string   // module[@version] -> the link standing for its module cache directory
+	linkFiles  map[string]string   // overlay entries for files a link lacks (a synthesized go.mod)
 }
 
 // Prepare loads the packages matched by opts.Patterns, rewrites them and the
@@ -197,14 +198,21 @@ func (p *TestPackage) Build(ctx context.Context, out string) error {
 // whether it took any.
 func (p *TestPackage) dropBrokenDeps(msg string) (bool, error) {
 	var broken []string
+	first := map[string]string{} // the package's first error, for the note
+	cur := ""
 	for _, line := range strings.Split(msg, "\n") {
 		head, ok := strings.CutPrefix(line, "# ")
 		if !ok {
+			if cur != "" && first[cur] == "" {
+				first[cur] = strings.TrimSpace(line)
+			}
 			continue
 		}
 		path, _, _ := strings.Cut(head, " ")
+		cur = ""
 		if _, ok := p.depFiles[path]; ok {
 			broken = append(broken, path)
+			cur = path
 		}
 	}
 	if len(broken) == 0 {
@@ -225,7 +233,7 @@ func (p *TestPackage) dropBrokenDeps(msg string) (bool, error) {
 		delete(p.depFiles, path)
 		p.Instrumented = slices.DeleteFunc(p.Instrumented, func(s string) bool { return s == path })
 		p.Uninstrumented = append(p.Uninstrumented, path)
-		p.Notes = append(p.Notes, Note{Pos: token.Position{Filename: path}, Msg: "not instrumented: its instrumented copy does not compile (a defect of Period: please report it); it runs uncontrolled"})
+		p.Notes = append(p.Notes, Note{Pos: token.Position{Filename: path}, Msg: "not instrumented: its instrumented copy does not compile (a defect of Period: please report it); it runs uncontrolled. The compiler said: " + first[path]})
 	}
 	sort.Strings(p.Uninstrumented)
 	if data, err = json.MarshalIndent(ov, "", "\t"); err != nil {
@@ -669,6 +677,9 @@ func (p *preparer) prepareUnit(u *testUnit) (*TestPackage, error) {
 
 	// The runtime, for modules other than Period's own.
 	if mod.Path != runtimeModule {
+		for k, v := range tp.linkFiles {
+			overlay[k] = v
+		}
 		gomod, err := p.goModOverlay(mod, tp.replaces)
 		if err != nil {
 			return nil, err
@@ -725,7 +736,11 @@ func (p *preparer) rewritePackage(q *packages.Package, tp *TestPackage, overlay 
 	if dep {
 		prefix = depSitePrefix(q)
 	}
-	opts := RewriteOptions{RTPath: rtPath, GoVersion: q.Module.GoVersion, SitePrefix: prefix, Globals: true}
+	goVersion := q.Module.GoVersion
+	if goVersion == "" {
+		goVersion = "1.16" // what the go command assumes without a go directive
+	}
+	opts := RewriteOptions{RTPath: rtPath, GoVersion: goVersion, SitePrefix: prefix, Globals: true}
 	for i, file := range q.Syntax {
 		orig := q.CompiledGoFiles[i]
 		r := p.done[orig]

@@ -121,6 +121,22 @@ func (p *preparer) depOverlayPath(q *packages.Package, orig string, tp *TestPack
 		tp.replaces = map[string]string{}
 	}
 	tp.replaces[key] = link
+	// A module published without a go.mod gets one from the go command;
+	// a directory replacement needs it on disk: the overlay supplies it.
+	if _, err := os.Stat(filepath.Join(mod.Dir, "go.mod")); err != nil {
+		data, err := os.ReadFile(mod.GoMod)
+		if err != nil || len(data) == 0 {
+			data = []byte("module " + mod.Path + "\n")
+		}
+		synth := filepath.Join(p.work, "gomod", url.PathEscape(key), "go.mod")
+		if err := writeFile(synth, data); err != nil {
+			return "", err
+		}
+		if tp.linkFiles == nil {
+			tp.linkFiles = map[string]string{}
+		}
+		tp.linkFiles[filepath.Join(link, "go.mod")] = synth
+	}
 	rel, err := filepath.Rel(mod.Dir, orig)
 	if err != nil {
 		return "", err
