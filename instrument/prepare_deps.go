@@ -1,6 +1,8 @@
 package instrument
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"net/url"
 	"os"
@@ -108,14 +110,9 @@ func (p *preparer) depOverlayPath(q *packages.Package, orig string, tp *TestPack
 	if mod.Version != "" {
 		key += "@" + mod.Version
 	}
-	link := filepath.Join(p.work, "mod", url.PathEscape(key))
-	if _, err := os.Lstat(link); err != nil {
-		if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
-			return "", err
-		}
-		if err := os.Symlink(mod.Dir, link); err != nil {
-			return "", fmt.Errorf("linking %s: %v", mod.Dir, err)
-		}
+	link, err := moduleLink(key, mod.Dir)
+	if err != nil {
+		return "", err
 	}
 	if tp.replaces == nil {
 		tp.replaces = map[string]string{}
@@ -142,6 +139,37 @@ func (p *preparer) depOverlayPath(q *packages.Package, orig string, tp *TestPack
 		return "", err
 	}
 	return filepath.Join(link, rel), nil
+}
+
+// linkRoot holds the links standing for module cache directories. It is
+// the same place in every run: the build cache keys a compiled package on
+// its directory, so a fixed link lets an unchanged instrumented dependency
+// compile once, not once per period test (as virtualRuntime does for the
+// runtime).
+var linkRoot = filepath.Join(os.TempDir(), "period-module-links")
+
+// moduleLink returns the link to dir for module key, making it if needed.
+// Concurrent period processes may make the same link: whoever loses the
+// race finds it made.
+func moduleLink(key, dir string) (string, error) {
+	sum := sha256.Sum256([]byte(dir))
+	link := filepath.Join(linkRoot, url.PathEscape(key)+"-"+hex.EncodeToString(sum[:6]))
+	if target, err := os.Readlink(link); err == nil && target == dir {
+		return link, nil
+	}
+	if err := os.MkdirAll(linkRoot, 0o755); err != nil {
+		return "", err
+	}
+	tmp := fmt.Sprintf("%s.%d", link, os.Getpid())
+	os.Remove(tmp)
+	if err := os.Symlink(dir, tmp); err != nil {
+		return "", fmt.Errorf("linking %s: %v", dir, err)
+	}
+	if err := os.Rename(tmp, link); err != nil { // atomic: never a half-made link
+		os.Remove(tmp)
+		return "", fmt.Errorf("linking %s: %v", dir, err)
+	}
+	return link, nil
 }
 
 // goModCache returns GOMODCACHE.
