@@ -159,6 +159,7 @@ type engine struct {
 	steps      int
 	bubble     bool         // inside synctest.Test: the clock is exact (no drift, see now)
 	undrift    int          // steps whose drift is folded into the clock or dropped
+	bubbleAt   int64        // the clock when the synctest bubble began
 	forced     int          // decisions in this run where fairness overrode the strategy (unfairBound)
 	lastEffect int          // the last step whose operation can change state (not a poll: Op.IsPoll)
 	pollYields int          // yields, selects and try-locks since lastEffect

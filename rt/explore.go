@@ -45,7 +45,11 @@ type Config struct {
 	// controls (recorded in replay files, so that a replay builds the same).
 	Instrument     string   `json:",omitempty"`
 	Uninstrumented []string `json:",omitempty"`
-	Parallel       bool     // strategies that release runs (PERIOD's last period) run them free: see free.go
+	// Prelude names tests to run once each, natively and in this order,
+	// before any is explored: those go test runs before the explored test,
+	// so that a fresh process gives it the package state go test gives it.
+	Prelude  []string `json:",omitempty"`
+	Parallel bool     // strategies that release runs (PERIOD's last period) run them free: see free.go
 
 	MaxSteps int // steps per schedule before a hang is reported
 	// AdaptiveSteps derives the step limit from the test itself (the user
@@ -270,6 +274,7 @@ func Explore(t *testing.T, tests []Test) {
 	for _, snap := range globals {
 		restores = append(restores, snap())
 	}
+	runPrelude(t, tests, cfg.Prelude)
 	var rep *trace.Trace
 	if cfg.Replay != "" {
 		if rep, err = trace.ReadFile(cfg.Replay); err != nil {
@@ -304,6 +309,7 @@ func Explore(t *testing.T, tests []Test) {
 }
 
 func (e *engine) resetRun(idx int) {
+	e.restartClock() // before the previous run's clock is reset
 	e.runIdx = idx
 	e.gs = e.gs[:0]
 	e.byGoid = map[int64]*gstate{}
@@ -541,6 +547,28 @@ func (e *engine) traceOf(cfg Config, test string, schedule int, b bug) *trace.Tr
 		Short: cfg.Short, Tags: cfg.Tags, Instrument: cfg.Instrument, Uninstrumented: cfg.Uninstrumented,
 		Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
 		Shared: e.mem.sharedSites(), Entries: e.entries(b.upTo),
+	}
+}
+
+// runPrelude runs the tests named, once each and uncontrolled, as go test
+// would before the explored one; what they report is not Period's concern
+// (go test reports it), so failures and panics are ignored.
+func runPrelude(t *testing.T, tests []Test, names []string) {
+	if len(names) == 0 {
+		return
+	}
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	for _, tt := range tests {
+		if !want[tt.Name] {
+			continue
+		}
+		t.Run(tt.Name, func(t *testing.T) {
+			defer func() { recover() }()
+			tt.F(t)
+		})
 	}
 }
 
