@@ -58,8 +58,21 @@ func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 		}
 		return &ast.ExprStmt{X: r.hook(s.Arrow, "Send", r.site(s.Arrow), r.expr(s.Chan), r.expr(s.Value))}
 	case *ast.IncDecStmt:
+		op := token.ADD
+		if s.Tok == token.DEC {
+			op = token.SUB
+		}
+		if out := r.splitUpdate(s.X, op, &ast.BasicLit{ValuePos: s.TokPos, Kind: token.INT, Value: "1"}); out != nil {
+			return out
+		}
 		s.X = r.readModifyWrite(s.X)
 	case *ast.AssignStmt:
+		if s.Tok >= token.ADD_ASSIGN && s.Tok <= token.AND_NOT_ASSIGN && len(s.Lhs) == 1 {
+			// x op= y: the op is at the same place in the op= list.
+			if out := r.splitUpdate(s.Lhs[0], s.Tok-token.ADD_ASSIGN+token.ADD, s.Rhs[0]); out != nil {
+				return out
+			}
+		}
 		if r.hoistable(s) {
 			return r.hoist(s)
 		}
@@ -130,6 +143,38 @@ func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 		}
 	}
 	return s
+}
+
+// splitUpdate rewrites x++, x-- and x op= y on instrumented memory into
+//
+//	{ p := &x; v := *rt.R(site, p); *rt.W(site, p) = v op y }
+//
+// so that the read happens at its key point and the write at its own, as on
+// a real machine: another goroutine may write x in between (the lost update
+// of two unsynchronised increments). y is evaluated after both key points,
+// as it would be after the hooks of *W(R(&x)) op= y. Only where a block may
+// stand (not in if/for/switch headers); nil when it does not apply.
+func (r *rewriter) splitUpdate(x ast.Expr, op token.Token, y ast.Expr) ast.Stmt {
+	if r.simple > 0 || !r.isLoc(x) {
+		return nil
+	}
+	if ix, ok := ast.Unparen(x).(*ast.IndexExpr); ok {
+		if _, isMap := under(r.info.TypeOf(ix.X)).(*types.Map); isMap {
+			return nil
+		}
+	}
+	pos := x.Pos()
+	p, v := r.tmp(pos), r.tmp(pos)
+	if y != nil {
+		y = r.expr(y)
+	}
+	read := &ast.StarExpr{Star: pos, X: r.hook(pos, "R", r.site(pos), p)}
+	write := &ast.StarExpr{Star: pos, X: r.hook(pos, "W", r.site(pos), p)}
+	return block(pos,
+		define(pos, []ast.Expr{p}, r.addrOf(x)),
+		define(pos, []ast.Expr{v}, read),
+		&ast.AssignStmt{Lhs: []ast.Expr{write}, TokPos: pos, Tok: token.ASSIGN,
+			Rhs: []ast.Expr{&ast.BinaryExpr{X: v, OpPos: pos, Op: op, Y: paren(y)}}})
 }
 
 // simpleStmt rewrites a statement in a position that takes one simple

@@ -230,6 +230,11 @@ func TestDependenciesAreControlled(t *testing.T) {
 		if w.kind == "deadlock" {
 			checkReplay(t, s.Bugs[0].Replay, "deadlock")
 		}
+		// The unsynchronised increments lose an update, too (the race goes
+		// on to the failure it causes).
+		if w.kind == "race" && (len(s.Bugs) != 2 || s.Bugs[1].Kind != "fail") {
+			t.Errorf("%s: want the race and then the lost update's failure: %+v", name, s.Bugs)
+		}
 	}
 	code, sums, stderr = periodJSON(t, "test", "-json", "-budget", "20", "-instrument", "module", "-run", "Errgroup", "-o", out, dir)
 	if s := sums["TestErrgroupClosures"]; code != 0 || s.Uncontrolled == 0 || len(s.Uninstrumented) == 0 {
