@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 )
 
 // This file rewrites calls: builtins (close, delete), the functions and
@@ -168,6 +169,26 @@ func (r *rewriter) builtin(c *ast.CallExpr) *ast.CallExpr {
 	return c
 }
 
+// atomicHooks are the rt hooks of sync/atomic operations: a load only
+// acquires and reads, a store only releases and writes, the others do both,
+// as `go test -race` annotates them.
+var (
+	atomicHooks = []string{"Atomic", "AtomicLoad", "AtomicStore"}
+	wrapHooks   = []string{"Atomic", "AtomicLoad", "AtomicStore", "SyncMap"} // hooks that wrap a receiver
+)
+
+// atomicHook picks the hook of the sync/atomic function or method name
+// (LoadInt32, Store, CompareAndSwap...).
+func atomicHook(name string) string {
+	switch {
+	case strings.HasPrefix(name, "Load"):
+		return "AtomicLoad"
+	case strings.HasPrefix(name, "Store"):
+		return "AtomicStore"
+	}
+	return "Atomic"
+}
+
 // specialFunc rewrites calls of package functions that have a hook.
 func (r *rewriter) specialFunc(c *ast.CallExpr, fun ast.Expr, fn *types.Func) *ast.CallExpr {
 	path := fn.Pkg().Path()
@@ -175,7 +196,7 @@ func (r *rewriter) specialFunc(c *ast.CallExpr, fun ast.Expr, fn *types.Func) *a
 	pos := c.Pos()
 	if path == "sync/atomic" && len(c.Args) > 0 && r.tupleArg(c) == 0 {
 		r.args(c)
-		c.Args[0] = r.hook(c.Args[0].Pos(), "Atomic", r.site(pos), c.Args[0])
+		c.Args[0] = r.hook(c.Args[0].Pos(), atomicHook(fn.Name()), r.site(pos), c.Args[0])
 		return c
 	}
 	if key == "reflect.Select" {
@@ -283,7 +304,7 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 	wrap := ""
 	switch {
 	case pkg == "sync/atomic":
-		wrap = "Atomic"
+		wrap = atomicHook(fn.Name())
 	case pkg == "sync" && typ == "Map":
 		wrap = "SyncMap"
 	case !hooked:

@@ -39,14 +39,14 @@ type condModel struct {
 
 type modelState struct {
 	mutex map[unsafe.Pointer]*mutexModel
-	wg    map[*sync.WaitGroup]*int
+	wg    map[*sync.WaitGroup]*wgModel
 	once  map[*sync.Once]*onceModel
 	cond  map[*sync.Cond]*condModel
 }
 
 func (m *modelState) reset() {
 	m.mutex = map[unsafe.Pointer]*mutexModel{}
-	m.wg = map[*sync.WaitGroup]*int{}
+	m.wg = map[*sync.WaitGroup]*wgModel{}
 	m.once = map[*sync.Once]*onceModel{}
 	m.cond = map[*sync.Cond]*condModel{}
 }
@@ -298,13 +298,20 @@ func LockerUnlock(site string, l sync.Locker) {
 	}
 }
 
-func (e *engine) wgCounter(wg *sync.WaitGroup) *int {
-	c := e.models.wg[wg]
-	if c == nil {
-		c = new(int)
-		e.models.wg[wg] = c
+// wgModel is a WaitGroup: its counter, and whether a Wait blocked since
+// the counter last reached zero (-race's "first waiter").
+type wgModel struct {
+	n       int
+	waiting bool
+}
+
+func (e *engine) wgOf(wg *sync.WaitGroup) *wgModel {
+	m := e.models.wg[wg]
+	if m == nil {
+		m = &wgModel{}
+		e.models.wg[wg] = m
 	}
-	return c
+	return m
 }
 
 // WGAdd is wg.Add(n).
@@ -319,12 +326,18 @@ func WGAdd(site string, wg *sync.WaitGroup, n int) {
 		return
 	}
 	e.keyPoint(g, strategy.OpWGAdd, site, unsafe.Pointer(wg))
-	c := e.wgCounter(wg)
-	*c += n
+	m := e.wgOf(wg)
+	if n > 0 && m.n == 0 {
+		e.wgAccess(g, unsafe.Pointer(wg), site, wgAdd)
+	}
+	m.n += n
 	if n < 0 {
 		e.release(g, unsafe.Pointer(wg))
 	}
-	neg := *c < 0
+	if m.n == 0 {
+		m.waiting = false // the waiters are woken
+	}
+	neg := m.n < 0
 	e.hookDone(g)
 	if neg {
 		panic("sync: negative WaitGroup counter")
@@ -345,8 +358,14 @@ func WGWait(site string, wg *sync.WaitGroup) {
 	case modeSkip:
 		return
 	}
-	c := e.wgCounter(wg)
-	g.p = pending{op: strategy.OpWGWait, site: site, obj: uintptr(unsafe.Pointer(wg)), ready: func() bool { return *c == 0 }}
+	m := e.wgOf(wg)
+	if m.n != 0 && !m.waiting {
+		// This Wait blocks (it finds the counter above zero now) and is
+		// the first to: under -race it writes what a later Add from zero reads.
+		m.waiting = true
+		e.wgAccess(g, unsafe.Pointer(wg), site, wgWait)
+	}
+	g.p = pending{op: strategy.OpWGWait, site: site, obj: uintptr(unsafe.Pointer(wg)), ready: func() bool { return m.n == 0 }}
 	e.point(g)
 	e.acquire(g, unsafe.Pointer(wg))
 	e.hookDone(g)
