@@ -52,6 +52,14 @@ var methodHooks = map[string]string{
 
 var noSite = map[string]bool{"RLocker": true}
 
+// lateHooks are the testing methods that panic under go test when called
+// after the test completed (rt/tlog.go): rt.TLog(t, args...).
+var lateHooks = map[string]string{
+	"Log": "TLog", "Logf": "TLogf", "Error": "TError", "Errorf": "TErrorf",
+	"Fatal": "TFatal", "Fatalf": "TFatalf", "Skip": "TSkip", "Skipf": "TSkipf",
+	"Fail": "TFail", "FailNow": "TFailNow",
+}
+
 // call rewrites a call expression. The result is always a *ast.CallExpr
 // (defer and go need one).
 func (r *rewriter) call(c *ast.CallExpr) *ast.CallExpr {
@@ -253,6 +261,13 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 			out.Rparen = c.Rparen
 			return out
 		}
+		if h, ok := lateHooks[fn.Name()]; ok && fn.Pkg().Path() == "testing" {
+			// tb.Log(...) with tb a testing.TB
+			r.args(c)
+			out := r.hook(pos, h, append([]ast.Expr{r.expr(f.X)}, c.Args...)...)
+			out.Ellipsis, out.Rparen = c.Ellipsis, c.Rparen
+			return out
+		}
 		if fn.Pkg().Path() == "testing" && fn.Name() == "Context" && sig.Params().Len() == 0 {
 			// tb.Context() with tb a testing.TB
 			out := r.hook(pos, "TContext", r.site(pos), r.expr(f.X))
@@ -278,6 +293,19 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 		// test and schedule (the subprocess idiom re-runs -test.run=t.Name()).
 		out := r.hook(pos, "TName", r.expr(f.X))
 		out.Rparen = c.Rparen
+		return out
+	}
+	if h, ok := lateHooks[fn.Name()]; ok && key == "testing.common."+fn.Name() {
+		// t.Log(...) and the like on a *testing.T, B or F: the hook takes t
+		// itself (a testing.TB, compared with the run's tests). Through a
+		// user type embedding one, the call stays as it is.
+		if p, _ := namedIn(deref(r.info.TypeOf(f.X))); p != "testing" || !isPointer(r.info.TypeOf(f.X)) {
+			return nil
+		}
+		x := r.expr(f.X)
+		r.args(c)
+		out := r.hook(pos, h, append([]ast.Expr{x}, c.Args...)...)
+		out.Ellipsis, out.Rparen = c.Ellipsis, c.Rparen
 		return out
 	}
 	if key == "testing.common.Cleanup" || key == "testing.common.Context" {
