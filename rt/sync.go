@@ -24,6 +24,29 @@ type mutexModel struct {
 	held     bool
 	readers  int
 	announce *gstate // RWMutex: a writer that holds the writer slot and waits for readers
+	// Who holds it and where they took it, for deadlock reports (stuck.go).
+	holder   lockHold
+	rholders []lockHold // RWMutex readers
+}
+
+type lockHold struct {
+	g    *gstate
+	site string
+}
+
+// rUnlocked forgets one read hold of g (RUnlock may be called by another
+// goroutine than the reader's: then the oldest hold goes).
+func (mm *mutexModel) rUnlocked(g *gstate) {
+	i := 0
+	for j, h := range mm.rholders {
+		if h.g == g {
+			i = j
+			break
+		}
+	}
+	if i < len(mm.rholders) {
+		mm.rholders = append(mm.rholders[:i], mm.rholders[i+1:]...)
+	}
 }
 
 type onceModel struct {
@@ -88,6 +111,7 @@ func (e *engine) lock(g *gstate, site string, p unsafe.Pointer) {
 		mm.announce = nil
 	}
 	mm.held = true
+	mm.holder = lockHold{g, site}
 	// Readers that already left (RUnlock) happen before this writer too.
 	e.rAcquire(g, p)
 	e.acquire(g, p)
@@ -100,6 +124,7 @@ func (e *engine) unlock(g *gstate, site string, p unsafe.Pointer, what string) {
 		e.fatal(g, site, "sync: unlock of unlocked "+what)
 	}
 	mm.held = false
+	mm.holder = lockHold{}
 	e.release(g, p)
 }
 
@@ -137,8 +162,10 @@ func (e *engine) tryLock(g *gstate, site string, p unsafe.Pointer, read bool) bo
 	}
 	if read {
 		mm.readers++
+		mm.rholders = append(mm.rholders, lockHold{g, site})
 	} else {
 		mm.held = true
+		mm.holder = lockHold{g, site}
 		e.rAcquire(g, p)
 	}
 	e.acquire(g, p)
@@ -198,6 +225,7 @@ func RLock(site string, m *sync.RWMutex) {
 		g.p = pending{op: strategy.OpRLock, site: site, obj: uintptr(unsafe.Pointer(m)), ready: func() bool { return !mm.held && mm.announce == nil }}
 		e.point(g)
 		mm.readers++
+		mm.rholders = append(mm.rholders, lockHold{g, site})
 		e.acquire(g, unsafe.Pointer(m))
 		e.hookDone(g)
 	}
@@ -217,6 +245,7 @@ func RUnlock(site string, m *sync.RWMutex) {
 			e.fatal(g, site, "sync: RUnlock of unlocked RWMutex")
 		}
 		mm.readers--
+		mm.rUnlocked(g)
 		e.rRelease(g, unsafe.Pointer(m))
 		e.hookDone(g)
 	}
