@@ -4,6 +4,7 @@ package rt
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/period-dev/period/strategy"
@@ -25,7 +26,8 @@ type waitEdge struct {
 }
 
 // waitsFor lists the edges out of g towards goroutines in blocked.
-func (e *engine) waitsFor(g *gstate, blocked map[*gstate]bool, locks map[uintptr]*mutexModel) []waitEdge {
+// The order is that of stuck, so that a replay prints the same report.
+func (e *engine) waitsFor(g *gstate, stuck []*gstate, blocked map[*gstate]bool, locks map[uintptr]*mutexModel) []waitEdge {
 	var out []waitEdge
 	add := func(h lockHold, how string) {
 		if h.g != nil && h.g != g && blocked[h.g] {
@@ -57,9 +59,20 @@ func (e *engine) waitsFor(g *gstate, blocked map[*gstate]bool, locks map[uintptr
 			want = strategy.OpRecv
 		}
 		byID := map[strategy.GID]*gstate{}
-		for h := range blocked {
+		for _, h := range stuck {
 			if h != g {
 				byID[h.id] = h
+			}
+		}
+		served := map[*gstate]string{}
+		// A goroutine woken as the partner of a rendezvous has no event of
+		// its own for it: its last event is its partner's, of g's kind.
+		for _, h := range stuck {
+			if i := h.lastEv; h != g && i >= 0 && i < len(e.events) {
+				if ev := e.events[i]; ev.G != h.id && ev.Obj == g.p.obj && ev.Op == g.p.op {
+					delete(byID, h.id)
+					served[h] = fmt.Sprintf("%s as the partner of %s", want, ev.Site)
+				}
 			}
 		}
 		for i := len(e.events) - 1; i >= 0 && len(byID) > 0; i-- {
@@ -69,7 +82,12 @@ func (e *engine) waitsFor(g *gstate, blocked map[*gstate]bool, locks map[uintptr
 			}
 			if h := byID[ev.G]; h != nil {
 				delete(byID, ev.G) // its latest operation on the channel only
-				out = append(out, waitEdge{g, h, fmt.Sprintf("the channel goroutine g%s served (%s at %s)", h.path, ev.Op, ev.Site)})
+				served[h] = fmt.Sprintf("%s at %s", ev.Op, ev.Site)
+			}
+		}
+		for _, h := range stuck {
+			if how, ok := served[h]; ok {
+				out = append(out, waitEdge{g, h, fmt.Sprintf("the channel goroutine g%s served (%s)", h.path, how)})
 			}
 		}
 	}
@@ -92,7 +110,7 @@ func (e *engine) waitCycle(stuck []*gstate) (cycle bool, edges []waitEdge) {
 	out := map[*gstate][]waitEdge{}
 	var all []waitEdge
 	for _, g := range stuck {
-		out[g] = e.waitsFor(g, blocked, locks)
+		out[g] = e.waitsFor(g, stuck, blocked, locks)
 		all = append(all, out[g]...)
 	}
 	// Depth-first search; the path is the chain of edges from the start.
@@ -151,6 +169,9 @@ func (e *engine) heldLocks() map[*gstate][]string {
 		for _, h := range mm.rholders {
 			held[h.g] = append(held[h.g], "the lock read-locked at "+h.site)
 		}
+	}
+	for _, h := range held {
+		sort.Strings(h) // the mutexes are a map
 	}
 	return held
 }

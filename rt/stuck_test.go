@@ -55,6 +55,45 @@ func init() {
 	}
 }
 
+func init() {
+	// Two goroutines that served each other's channel once (buffered: each
+	// operation is its goroutine's own key point), then both receive.
+	programs["chan-cycle"] = func(t *testing.T) {
+		a, b := make(chan int, 1), make(chan int, 1)
+		var wg WaitGroupish
+		done := make(chan bool)
+		WGAdd("t.add", &wg.WaitGroup, 2)
+		Go("waiter", func() { WGWait("w.wait", &wg.WaitGroup); Send("w.done", done, true) })
+		Go("go1", func() {
+			Send("g1.a1", a, 1)
+			Recv("g1.b1", b)
+			Recv("g1.b2", b)
+			WGDone("g1.done", &wg.WaitGroup)
+		})
+		Go("go2", func() {
+			Recv("g2.a1", a)
+			Send("g2.b1", b, 1)
+			Recv("g2.a2", a)
+			WGDone("g2.done", &wg.WaitGroup)
+		})
+		Recv("t.recv", done)
+	}
+}
+
+func TestDeadlockChannelCycle(t *testing.T) {
+	s := runChild(t, "chan-cycle", Config{Budget: 50, Seed: 5})
+	if kinds(s) != "deadlock" {
+		t.Fatalf("want a deadlock, got %+v", s.Bugs)
+	}
+	b := s.Bugs[0]
+	if b.Location != "g1.b2" && b.Location != "g2.a2" {
+		t.Errorf("Location %q, want a receive of the cycle (g1.b2 or g2.a2)\n%s", b.Location, b.Message)
+	}
+	if !strings.Contains(b.Message, "cycle of waits:") || !strings.Contains(b.Message, "the channel goroutine g0.3 served (send at g2.b1)") {
+		t.Errorf("report lacks the channel cycle:\n%s", b.Message)
+	}
+}
+
 // A deadlock is located in its cycle of waits, not at the test goroutine
 // waiting for everybody, and the report starts with the cycle and says who
 // holds which lock.
