@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // Racy and race-free twins for every kind of synchronisation the race
@@ -164,6 +165,7 @@ var raceTwins = map[string]struct {
 		Go("go1", func() { WGDone("done1", &wg); Send("first", first, true) })
 		Go("go2", func() {
 			Recv("first", first)
+			Sleep("sleep", time.Millisecond) // the Wait returns first: no reuse panic, only the race
 			WGAdd("late.add", &wg, 1)
 			WGDone("done2", &wg)
 			Send("done", done, true)
@@ -257,5 +259,39 @@ func init() {
 		_ = *R("b", x)
 		*W("b", x) = 3
 		Recv("wait", done)
+	}
+}
+
+// A waiter woken when the counter reached zero finds it raised again by the
+// next round's Add: Go panics, and -race sees the Add race with the Wait.
+func TestWaitGroupReuseBeforeWaitReturned(t *testing.T) {
+	s := runChild(t, "wg-reuse", Config{Budget: 200, Seed: 7, Continue: true})
+	var panicked, raced bool
+	for _, b := range s.Bugs {
+		switch {
+		case b.Kind == "panic" && strings.Contains(b.Message, "sync: WaitGroup is reused before previous Wait has returned"):
+			panicked = true
+		case b.Kind == "race" && strings.Contains(b.Message, "WaitGroup.Add from zero by goroutine g0 at main.add2") && strings.Contains(b.Message, "WaitGroup.Wait by goroutine g0.1 at waiter.wait"):
+			raced = true
+		default:
+			t.Errorf("unexpected %s: %s", b.Kind, b.Message)
+		}
+	}
+	if !panicked || !raced {
+		t.Errorf("want the reuse panic (%v) and the race (%v) in %d schedules: %+v", panicked, raced, s.Schedules, s.Bugs)
+	}
+}
+
+func init() {
+	programs["wg-reuse"] = func(t *testing.T) {
+		var wg sync.WaitGroup
+		done := make(chan bool, 1)
+		WGAdd("main.add1", &wg, 1)
+		Go("waiter", func() { WGWait("waiter.wait", &wg); Send("waiter.done", done, true) })
+		Gosched("main.yield")
+		WGDone("main.done1", &wg)
+		WGAdd("main.add2", &wg, 1) // the next round, maybe before the waiter returned
+		WGDone("main.done2", &wg)
+		Recv("main.joined", done)
 	}
 }

@@ -332,6 +332,7 @@ func LockerUnlock(site string, l sync.Locker) {
 type wgModel struct {
 	n       int
 	waiting bool
+	gen     int // how many times the counter went back to zero with waiters
 }
 
 func (e *engine) wgOf(wg *sync.WaitGroup) *wgModel {
@@ -363,8 +364,9 @@ func WGAdd(site string, wg *sync.WaitGroup, n int) {
 	if n < 0 {
 		e.release(g, unsafe.Pointer(wg))
 	}
-	if m.n == 0 {
+	if m.n == 0 && m.waiting {
 		m.waiting = false // the waiters are woken
+		m.gen++
 	}
 	neg := m.n < 0
 	e.hookDone(g)
@@ -388,16 +390,25 @@ func WGWait(site string, wg *sync.WaitGroup) {
 		return
 	}
 	m := e.wgOf(wg)
-	if m.n != 0 && !m.waiting {
+	gen, blocks := m.gen, m.n != 0
+	if blocks && !m.waiting {
 		// This Wait blocks (it finds the counter above zero now) and is
 		// the first to: under -race it writes what a later Add from zero reads.
-		m.waiting = true
 		e.wgAccess(g, unsafe.Pointer(wg), site, wgWait)
 	}
-	g.p = pending{op: strategy.OpWGWait, site: site, obj: uintptr(unsafe.Pointer(wg)), ready: func() bool { return m.n == 0 }}
+	if blocks {
+		m.waiting = true
+	}
+	// A blocked Wait is woken when the counter reaches zero, even if an Add
+	// raises it again before the waiter runs: then Go panics.
+	g.p = pending{op: strategy.OpWGWait, site: site, obj: uintptr(unsafe.Pointer(wg)), ready: func() bool { return m.n == 0 || blocks && m.gen != gen }}
 	e.point(g)
+	reused := m.n != 0
 	e.acquire(g, unsafe.Pointer(wg))
 	e.hookDone(g)
+	if reused {
+		panic("sync: WaitGroup is reused before previous Wait has returned")
+	}
 }
 
 // WGGo is wg.Go(f).
