@@ -16,13 +16,15 @@ func TestTestingModelLate(t *testing.T) {
 	}
 	dir, _ := filepath.Abs("testdata/testingmodel")
 	_, sums, stderr := periodJSON(t, "test", "-json", "-budget", "20", "-o", t.TempDir(), dir)
-	if len(sums) != 5 {
-		t.Fatalf("%d summaries, want 5: %s", len(sums), stderr)
+	if len(sums) != 7 {
+		t.Fatalf("%d summaries, want 7: %s", len(sums), stderr)
 	}
 	for test, want := range map[string]string{
-		"TestLateLog":   "after TestLateLog returned: Log in goroutine after TestLateLog has completed: late",
-		"TestLateError": "after TestLateError returned: Log in goroutine after TestLateError has completed: late 1",
-		"TestLatePanic": "panic in goroutine g0.1 after TestLatePanic returned: boom",
+		"TestLateLog":        "after TestLateLog returned: Log in goroutine after TestLateLog has completed: late",
+		"TestLateError":      "after TestLateError returned: Log in goroutine after TestLateError has completed: late 1",
+		"TestLatePanic":      "panic in goroutine g0.1 after TestLatePanic returned: boom",
+		"TestLateFail":       "after TestLateFail returned: Fail in goroutine after TestLateFail has completed",
+		"TestLateSubtestLog": "after TestLateSubtestLog returned: Log in goroutine after TestLateSubtestLog/sub has completed: late sub",
 	} {
 		bugs := sums[test].Bugs
 		if len(bugs) != 1 || bugs[0].Kind != "panic" || !strings.Contains(bugs[0].Message, want) {

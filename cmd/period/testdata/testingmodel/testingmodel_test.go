@@ -54,3 +54,22 @@ func TestSubtestLogParentAlive(t *testing.T) {
 	})
 	<-done
 }
+
+// go test: panic: Fail in goroutine after TestLateFail has completed (while
+// other tests run; alone, testing names its root test, whose name is "").
+func TestLateFail(t *testing.T) {
+	go func() {
+		time.Sleep(time.Millisecond)
+		t.Fail()
+	}()
+}
+
+// A subtest's T once the whole test returned: the subtest's name.
+func TestLateSubtestLog(t *testing.T) {
+	t.Run("sub", func(t *testing.T) {
+		go func() {
+			time.Sleep(time.Millisecond)
+			t.Logf("late %s", "sub")
+		}()
+	})
+}
