@@ -189,9 +189,18 @@ func describeWaits(cycle bool, edges []waitEdge, stuck []*gstate) (string, []*gs
 		b.WriteString("  waiting for a lock or channel that another blocked goroutine holds or serves:\n")
 	}
 	first := map[*gstate]bool{}
+	waiting := map[*gstate]bool{}
+	for _, ed := range edges {
+		waiting[ed.from] = true
+	}
 	var order []*gstate
 	for _, ed := range edges {
-		fmt.Fprintf(&b, "    goroutine g%s blocked on %s at %s waits for %s\n", ed.from.path, ed.from.p.op, ed.from.p.site, ed.what)
+		fmt.Fprintf(&b, "    goroutine g%s blocked on %s at %s waits for %s", ed.from.path, ed.from.p.op, ed.from.p.site, ed.what)
+		if !waiting[ed.to] {
+			// The end of the chain: what that goroutine waits for instead.
+			fmt.Fprintf(&b, ", itself blocked on %s at %s", ed.to.p.op, ed.to.p.site)
+		}
+		b.WriteString("\n")
 		for _, g := range []*gstate{ed.from, ed.to} {
 			if !first[g] {
 				first[g] = true
