@@ -814,12 +814,7 @@ func (e *engine) exit(g *gstate, r any, normal bool) {
 		return
 	}
 	if r != nil {
-		// go test runs no test body any more: the panic is in work left behind.
-		after := ""
-		if e.rootDone && len(e.gs) > 0 && e.gs[0].t != nil {
-			after = " after " + TName(e.gs[0].t) + " returned"
-		}
-		e.reportEnd(g, bug{kind: "panic", message: fmt.Sprintf("panic in goroutine g%s%s: %v\n%s", g.path, after, r, cleanStack(stack)), location: panicLocation(stack)})
+		e.reportEnd(g, bug{kind: "panic", message: fmt.Sprintf("panic in goroutine g%s%s: %v\n%s", g.path, e.afterTest(), r, cleanStack(stack)), location: panicLocation(stack)})
 		e.stop()
 		return
 	}

@@ -86,7 +86,7 @@ func (e *engine) mutexOf(p unsafe.Pointer) *mutexModel {
 // fatal reports misuse that the Go runtime treats as an unrecoverable error,
 // then ends the run. e.mu is held; the goroutine unwinds.
 func (e *engine) fatal(g *gstate, site, msg string) {
-	e.report(bug{kind: "panic", message: fmt.Sprintf("fatal error in goroutine g%s: %s", g.path, msg), location: site})
+	e.report(bug{kind: "panic", message: fmt.Sprintf("fatal error in goroutine g%s%s: %s", g.path, e.afterTest(), msg), location: site})
 	e.stop()
 	g.status = gDone
 	e.mu.Unlock()

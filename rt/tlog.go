@@ -17,6 +17,16 @@ import (
 // their f forms) or t.Fail panics with go test's message, as it does when the
 // test runs alone. Before that, or outside control, they are the real calls.
 
+// afterTest is " after TestX returned" once the test function has returned:
+// go test runs no test body any more, a failure is in work left behind.
+// e.mu is held.
+func (e *engine) afterTest() string {
+	if e.rootDone && len(e.gs) > 0 && e.gs[0].t != nil {
+		return " after " + TName(e.gs[0].t) + " returned"
+	}
+	return ""
+}
+
 // lateT tells whether tb is the T of the run's test or of one of its
 // subtests and the test function has returned. e.mu is held.
 func (e *engine) lateT(tb testing.TB) (string, bool) {
