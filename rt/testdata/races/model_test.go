@@ -45,6 +45,21 @@ func TestRangeLoopVarMapKey(t *testing.T) {
 	<-res
 }
 
+// The variable of a range over a channel, assigned by each receive.
+// period:want race
+func TestRangeLoopVarChan(t *testing.T) {
+	ch := make(chan int, 2)
+	ch <- 1
+	ch <- 2
+	close(ch)
+	res := make(chan int, 2)
+	for v := range ch {
+		go func() { res <- v }()
+	}
+	<-res
+	<-res
+}
+
 // ---- plain accesses racing with atomic ones, both orders ----
 
 // A plain read and an atomic store.
