@@ -434,12 +434,12 @@ func (r *rewriter) isHook(e ast.Expr, names ...string) (*ast.CallExpr, bool) {
 // rt.Atomic(site, p).M(...) / rt.SyncMap(site, m).M(...).
 func (r *rewriter) wrapped(c *ast.CallExpr) bool {
 	if s, ok := c.Fun.(*ast.SelectorExpr); ok {
-		if _, ok := r.isHook(s.X, "Atomic", "SyncMap"); ok {
+		if _, ok := r.isHook(s.X, wrapHooks...); ok {
 			return true
 		}
 	}
 	if len(c.Args) > 0 {
-		if _, ok := r.isHook(c.Args[0], "Atomic"); ok {
+		if _, ok := r.isHook(c.Args[0], atomicHooks...); ok {
 			return true
 		}
 	}
@@ -461,7 +461,7 @@ func (r *rewriter) bind(c *ast.CallExpr, pos token.Pos, tuple int) []ast.Stmt {
 		return ident(t.Name, e.Pos())
 	}
 	if s, ok := c.Fun.(*ast.SelectorExpr); ok {
-		if h, ok := r.isHook(s.X, "Atomic", "SyncMap"); ok {
+		if h, ok := r.isHook(s.X, wrapHooks...); ok {
 			h.Args[1] = temp(h.Args[1])
 		} else {
 			c.Fun = temp(c.Fun)
@@ -484,7 +484,7 @@ func (r *rewriter) bind(c *ast.CallExpr, pos token.Pos, tuple int) []ast.Stmt {
 		return pre
 	}
 	for i, a := range c.Args {
-		if h, ok := r.isHook(a, "Atomic"); ok && i == 0 {
+		if h, ok := r.isHook(a, atomicHooks...); ok && i == 0 {
 			h.Args[1] = temp(h.Args[1])
 			continue
 		}
@@ -564,11 +564,13 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
 			r.block(s.Body)
 			s.Body.List = append([]ast.Stmt{w}, s.Body.List...)
 		} else {
+			writes := r.loopVarWrites(s)
 			s.X = r.expr(s.X)
 			if s.Tok == token.ASSIGN {
 				s.Key, s.Value = r.path(s.Key), r.path(s.Value)
 			}
 			r.block(s.Body)
+			s.Body.List = append(writes, s.Body.List...)
 		}
 		if lab != nil {
 			lab.Stmt = s
@@ -579,7 +581,9 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
 	pos := s.For
 	c, ok := r.tmp(pos), r.tmp(pos)
 	ch := r.expr(s.X)
+	writes := r.loopVarWrites(s)
 	r.block(s.Body)
+	s.Body.List = append(writes, s.Body.List...)
 	recv := func() ast.Expr { return r.hook(pos, "Recv2", r.site(pos), ident(c.Name, pos)) }
 	var loop ast.Stmt
 	if s.Tok == token.ASSIGN && !isBlank(s.Key) {
@@ -629,6 +633,32 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
 	return block(pos, define(pos, []ast.Expr{c}, ch), loop)
 }
 
+// loopVarWrites announces the writes of for k, v := range x before Go 1.22:
+// one variable serves every iteration and the range statement assigns it
+// each time, so goroutines that captured it race with that assignment (as
+// -race sees). The announcement, rt.W(site, &k) at the top of the body,
+// follows the real assignment with no key point between them.
+func (r *rewriter) loopVarWrites(s *ast.RangeStmt) []ast.Stmt {
+	if s.Tok != token.DEFINE || !versionBefore(r.goVersion, 22) {
+		return nil
+	}
+	var out []ast.Stmt
+	pos := s.For
+	for _, e := range []ast.Expr{s.Key, s.Value} {
+		id, ok := e.(*ast.Ident)
+		if !ok || id.Name == "_" {
+			continue
+		}
+		v, ok := r.info.Defs[id].(*types.Var)
+		if !ok || !r.captured[v] || syncish(v.Type()) {
+			continue
+		}
+		addr := &ast.UnaryExpr{OpPos: pos, Op: token.AND, X: ident(id.Name, pos)}
+		out = append(out, &ast.ExprStmt{X: r.hook(pos, "W", r.site(pos), addr)})
+	}
+	return out
+}
+
 // mapRange rewrites range over a map (or a type parameter whose core type
 // is a map) to iterate in rt.MapKeys order, which does not depend on the
 // process as Go's randomized order does:
@@ -668,8 +698,10 @@ func (r *rewriter) mapRange(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
 		}
 		set.Rhs = append(set.Rhs, call)
 	}
+	writes := r.loopVarWrites(s)
 	x := r.expr(s.X)
 	r.block(s.Body)
+	s.Body.List = append(writes, s.Body.List...)
 	if set != nil {
 		s.Body.List = append([]ast.Stmt{set}, s.Body.List...)
 	}
