@@ -1,0 +1,341 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/period-dev/period/rt"
+	"github.com/period-dev/period/strategy"
+)
+
+// Pool bounds the processes Period runs at once (period test -p N): test
+// processes and package builds each take a slot while they run.
+type Pool struct{ slots chan struct{} }
+
+// NewPool returns a pool of n slots (at least 1).
+func NewPool(n int) *Pool { return &Pool{slots: make(chan struct{}, max(n, 1))} }
+
+// Size is the number of slots.
+func (p *Pool) Size() int { return cap(p.slots) }
+
+// Do runs f in a slot, waiting for one; it fails only if ctx ends first.
+func (p *Pool) Do(ctx context.Context, f func()) error {
+	select {
+	case p.slots <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-p.slots }()
+	f()
+	return nil
+}
+
+// runPooled explores each test in processes of its own, as many at once as
+// opts.Pool allows; the results come in the order of tests.
+func runPooled(ctx context.Context, b Binary, opts Options, tests []string, deadline time.Time) ([]Result, error) {
+	pool := opts.Pool
+	results := make([]*Result, len(tests))
+	errs := make([]error, len(tests))
+	var wg sync.WaitGroup
+	for i, t := range tests {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			o := opts
+			o.Pool = nil
+			o.Config.Run = "^" + regexp.QuoteMeta(t) + "$"
+			if !deadline.IsZero() {
+				o.Timeout = max(time.Until(deadline), time.Millisecond)
+			}
+			if opts.Workers > 1 && CanSplit(o.Config) {
+				r, err := exploreSplit(ctx, b, o, t, pool, opts.Workers, deadline)
+				if err == nil {
+					rs := []Result{r}
+					confirmAll(ctx, b, o, rs, deadline)
+					results[i] = &rs[0]
+					return
+				}
+				if errors.Is(err, context.Canceled) {
+					errs[i] = err
+					return
+				}
+				o.Progress("%s: split exploration failed (%v); exploring in one process", t, err)
+			}
+			var rs []Result
+			var err error
+			if perr := pool.Do(ctx, func() { rs, err = Run(ctx, b, o) }); perr != nil {
+				err = perr
+			}
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			if len(rs) > 0 {
+				results[i] = &rs[0]
+			}
+		}()
+	}
+	wg.Wait()
+	var out []Result
+	for i := range tests {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		if results[i] != nil {
+			out = append(out, *results[i])
+		}
+	}
+	return out, nil
+}
+
+// CanSplit tells whether the schedules of one test under cfg can be split
+// over processes with the results of one process: a seeded strategy whose
+// run i depends only on the seed, i and a state earlier runs rarely change
+// (strategy.Seeker: random, pct, ppct), without -parallel (whose runs depend
+// on timing) or -fresh.
+func CanSplit(cfg rt.Config) bool {
+	if cfg.Strategy == "native" || cfg.Parallel || cfg.Replay != "" || cfg.Fresh != "" || cfg.TraceRun != 0 || len(cfg.Skip) > 0 {
+		return false
+	}
+	st, err := strategy.New(cfg.Strategy, strategy.Options{Seed: cfg.Seed, Bound: cfg.Bound, Budget: cfg.Budget, Focus: cfg.Focus})
+	if err != nil {
+		return false
+	}
+	_, ok := st.(strategy.Seeker)
+	return ok
+}
+
+// splitLine is what a split process reports of one schedule (rt.splitLine).
+type splitLine struct {
+	Action       string
+	Test         string
+	Schedule     int
+	Steps        int
+	Forced       int
+	Cut          bool
+	Uncontrolled int
+	AbandonedWhy string
+	Kinds        []string
+	Bugs         []rt.BugReport
+	Describe     string
+	Changed      bool
+	End          bool
+	Exhausted    bool
+}
+
+// splitFirstRound is how many schedules each worker runs in the first
+// round; a round in which no schedule changed the state doubles it.
+const (
+	splitFirstRound = 4
+	splitMaxRound   = 1 << 12
+)
+
+// exploreSplit explores test with its schedules spread over workers
+// processes at once, and returns what one process exploring them in order
+// would have: the same schedules, bugs (each at its schedule number) and
+// replay files. It goes in rounds from a state file (see rt/split.go): in
+// a round, worker w runs schedules c+1+w, c+1+w+workers, ... from the
+// state after schedule c; the round keeps the schedules up to the first
+// that changed the state or ended the exploration (every schedule before
+// it started from the right state, and so did it), and the next round
+// starts from the state after it. Once the first schedules have taught the
+// exploration what they do (shared memory sites, goroutines, PCT's run
+// length), schedules stop changing it and rounds keep everything they ran.
+func exploreSplit(ctx context.Context, b Binary, opts Options, test string, pool *Pool, workers int, deadline time.Time) (Result, error) {
+	work, err := os.MkdirTemp("", "period-split-")
+	if err != nil {
+		return Result{}, err
+	}
+	defer os.RemoveAll(work)
+	if err := os.MkdirAll(opts.Config.OutDir, 0o755); err != nil {
+		return Result{}, err
+	}
+	started := time.Now()
+	c := opts.Config
+	total := Result{Summary: rt.Summary{Action: "summary", Package: b.Package, Test: test, Strategy: c.Strategy, Seed: c.Seed, Bound: c.Bound}}
+	state := filepath.Join(work, "start.json") // absent: the exploration's start
+	committed, chunk := 0, splitFirstRound
+	for round := 0; committed < c.Budget; round++ {
+		n := min(c.Budget-committed, chunk*workers)
+		type worker struct {
+			dir   string
+			cfg   rt.Config
+			out   []byte
+			err   error
+			lines []splitLine
+		}
+		ws := make([]*worker, min(workers, n))
+		var wg sync.WaitGroup
+		for w := range ws {
+			cfg := c
+			cfg.Package, cfg.Dir = b.Package, b.Dir
+			cfg.Run = "^" + regexp.QuoteMeta(test) + "$"
+			cfg.Start = state
+			cfg.Runs = nil
+			for j := committed + 1 + w; j <= committed+n; j += workers {
+				cfg.Runs = append(cfg.Runs, j)
+			}
+			dir := filepath.Join(work, fmt.Sprintf("r%d-w%d", round, w))
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return Result{}, err
+			}
+			cfg.OutDir, cfg.StateOut, cfg.Results = dir, filepath.Join(dir, "state.json"), filepath.Join(dir, "results.jsonl")
+			wk := &worker{dir: dir, cfg: cfg}
+			ws[w] = wk
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := pool.Do(ctx, func() { wk.out, wk.err = runChild(ctx, b, wk.cfg, deadline) }); err != nil {
+					wk.err = err
+				}
+				if wk.err == nil {
+					wk.lines, wk.err = readSplit(wk.cfg.Results)
+				}
+			}()
+		}
+		wg.Wait()
+		recs := map[int]splitLine{}
+		owner := map[int]*worker{}
+		msgs := map[failKey]*failMsg{}
+		for _, wk := range ws {
+			if wk.err != nil {
+				return Result{}, wk.err
+			}
+			for _, l := range wk.lines {
+				recs[l.Schedule], owner[l.Schedule] = l, wk
+			}
+			for k, m := range parseFailures(wk.out, b.Dir) {
+				msgs[k] = m
+			}
+		}
+		last, end := committed, false
+		nb := len(total.Bugs)
+		for j := committed + 1; j <= committed+n; j++ {
+			l, ok := recs[j]
+			if !ok {
+				return Result{}, fmt.Errorf("no report of schedule %d", j)
+			}
+			if l.Exhausted {
+				total.Exhausted, end = true, true
+				break
+			}
+			if err := addSplit(&total, l, opts.Config.OutDir); err != nil {
+				return Result{}, err
+			}
+			last = j
+			if l.Changed || l.End {
+				end = l.End
+				break
+			}
+		}
+		enrich(&rt.Summary{Test: test, Bugs: total.Bugs[nb:]}, msgs)
+		if end {
+			break
+		}
+		if last == committed+n {
+			chunk = min(2*chunk, splitMaxRound)
+		}
+		// The state after the last schedule kept: its worker stopped there.
+		next := filepath.Join(work, fmt.Sprintf("state-%d.json", round))
+		if err := copyFile(owner[last].cfg.StateOut, next); err != nil {
+			return Result{}, err
+		}
+		for _, wk := range ws {
+			os.RemoveAll(wk.dir)
+		}
+		state, committed = next, last
+		if total.Schedules%1000 == 0 || n > 1000 {
+			opts.Progress("%s: %d schedules in %d processes", test, total.Schedules, workers)
+		}
+	}
+	total.Elapsed = time.Since(started).Seconds()
+	return total, nil
+}
+
+// addSplit adds one kept schedule to the exploration's total; its new bugs'
+// replay files move to dir.
+func addSplit(total *Result, l splitLine, dir string) error {
+	total.Schedules = l.Schedule
+	total.Steps += l.Steps
+	total.Forced += l.Forced
+	if l.Cut {
+		total.Cut++
+	}
+	total.Uncontrolled += l.Uncontrolled
+	if l.AbandonedWhy != "" {
+		total.Abandoned++
+		total.AbandonedWhy = l.AbandonedWhy
+	}
+	for i, k := range l.Kinds {
+		if slices.Contains(l.Kinds[:i], k) {
+			continue
+		}
+		if total.Buggy == nil {
+			total.Buggy = map[string]int{}
+		}
+		total.Buggy[k]++
+	}
+	for _, bug := range l.Bugs {
+		if bug.Replay != "" && filepath.IsAbs(bug.Replay) {
+			dst := filepath.Join(dir, filepath.Base(bug.Replay))
+			if err := copyFile(bug.Replay, dst); err != nil {
+				return err
+			}
+			bug.Replay = dst
+		}
+		total.Bugs = append(total.Bugs, bug)
+	}
+	if total.Schedule == "" && len(l.Bugs) > 0 {
+		total.Schedule = l.Describe
+	}
+	return nil
+}
+
+func readSplit(path string) ([]splitLine, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []splitLine
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var l splitLine
+		if json.Unmarshal(sc.Bytes(), &l) == nil && l.Action == "sched" {
+			out = append(out, l)
+		}
+	}
+	return out, sc.Err()
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	tmp := dst + ".tmp"
+	out, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, dst)
+}
