@@ -135,10 +135,15 @@ type splitLine struct {
 }
 
 // splitFirstRound is how many schedules each worker runs in the first
-// round; a round in which no schedule changed the state doubles it.
+// round after schedule 1 (which always changes the state: it sets the step
+// limit, and runs alone); a round in which no schedule changed the state
+// makes the next one splitGrowth times longer, up to splitMaxRound. A round
+// costs a process start per worker; a change in it discards the schedules
+// after the change.
 const (
-	splitFirstRound = 4
-	splitMaxRound   = 1 << 12
+	splitFirstRound = 8
+	splitGrowth     = 4
+	splitMaxRound   = 1 << 16
 )
 
 // exploreSplit explores test with its schedules spread over workers
@@ -168,6 +173,9 @@ func exploreSplit(ctx context.Context, b Binary, opts Options, test string, pool
 	committed, chunk := 0, splitFirstRound
 	for round := 0; committed < c.Budget; round++ {
 		n := min(c.Budget-committed, chunk*workers)
+		if committed == 0 {
+			n = 1
+		}
 		type worker struct {
 			dir   string
 			cfg   rt.Config
@@ -243,8 +251,8 @@ func exploreSplit(ctx context.Context, b Binary, opts Options, test string, pool
 		if end {
 			break
 		}
-		if last == committed+n {
-			chunk = min(2*chunk, splitMaxRound)
+		if last == committed+n && committed > 0 {
+			chunk = min(splitGrowth*chunk, splitMaxRound)
 		}
 		// The state after the last schedule kept: its worker stopped there.
 		next := filepath.Join(work, fmt.Sprintf("state-%d.json", round))
@@ -255,8 +263,8 @@ func exploreSplit(ctx context.Context, b Binary, opts Options, test string, pool
 			os.RemoveAll(wk.dir)
 		}
 		state, committed = next, last
-		if total.Schedules%1000 == 0 || n > 1000 {
-			opts.Progress("%s: %d schedules in %d processes", test, total.Schedules, workers)
+		if n >= 1000 {
+			opts.Progress("%s: %d schedules, %d processes at once", test, last, workers)
 		}
 	}
 	total.Elapsed = time.Since(started).Seconds()
