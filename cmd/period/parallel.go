@@ -312,6 +312,16 @@ func readShards(dirs []string) (map[shardTest]report.JSONSummary, []shardTest, e
 				if err := json.Unmarshal(sc.Bytes(), &s); err != nil || s.Action != "summary" {
 					return nil, nil, fmt.Errorf("%s: bad line %q", f, firstN(sc.Text(), 80))
 				}
+				for i, b := range s.Bugs {
+					// Shards that ran on other machines name their replay
+					// files where they wrote them: find them beside the
+					// result file.
+					if _, err := os.Stat(b.Replay); b.Replay != "" && err != nil {
+						if alt := filepath.Join(filepath.Dir(f), filepath.Base(b.Replay)); fileExists(alt) {
+							s.Bugs[i].Replay = alt
+						}
+					}
+				}
 				sums[shardTest{s.Package, s.Test}] = s
 			}
 			if err := sc.Err(); err != nil {
@@ -355,4 +365,9 @@ func copyFileTo(src, dst string) error {
 		return err
 	}
 	return os.WriteFile(dst, data, 0o644)
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
