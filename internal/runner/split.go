@@ -58,7 +58,7 @@ func runPooled(ctx context.Context, b Binary, opts Options, tests []string, dead
 			if !deadline.IsZero() {
 				o.Timeout = max(time.Until(deadline), time.Millisecond)
 			}
-			if opts.Workers > 1 && CanSplit(o.Config) {
+			if opts.Workers > 1 && !opts.Fresh && CanSplit(o.Config) {
 				r, err := exploreSplit(ctx, b, o, t, pool, opts.Workers, deadline)
 				if err == nil {
 					rs := []Result{r}
