@@ -98,7 +98,7 @@ type testFlags struct {
 	cont, json, verbose, race bool
 	parallel, fresh           bool
 	procs                     int
-	shard                     string
+	shard, resume             string
 	leaks                     string
 	ignoreLeak                stringList
 	timeout                   time.Duration
@@ -135,6 +135,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Var(&f.ignoreLeak, "ignore-leak", "do not report a left goroutine with function `name` on its stack or created by it (repeatable; as goleak.IgnoreAnyFunction)")
 	fs.StringVar(&f.focus, "focus", "", "pedal: restrict preemptions to key points whose site contains `s`")
 	fs.IntVar(&f.procs, "p", runtime.GOMAXPROCS(0), "explore with up to `n` processes at once: packages and tests in parallel, and the schedules of one test split over n processes for random, pct and ppct (same results as -p 1)")
+	fs.StringVar(&f.resume, "resume", "", "save each test's exploration in `dir` as it goes, and continue from what dir holds (random, pct, ppct; same flags, the budget may grow)")
 	fs.StringVar(&f.shard, "shard", "", "explore only shard `i/n` of the tests (1 <= i <= n) and write DIR/period-shard-i-of-n.jsonl into the -o DIR for period merge")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: period test [flags] [packages]\n")
@@ -186,6 +187,14 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	par, err := newParallelism(f.procs, f.shard)
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
+		return exitError
+	}
+	if par.resume, err = par.resumeDir(f.resume, cfg); err != nil {
+		fmt.Fprintf(stderr, "period: %v\n", err)
+		return exitError
+	}
+	if par.resume != "" && f.fresh {
+		fmt.Fprintln(stderr, "period: -resume and -fresh cannot be combined")
 		return exitError
 	}
 	return testPackages(ctx, fs.Args(), cfg, f.timeout, f.fresh, p, stderr, par)
@@ -244,7 +253,7 @@ func testPackages(ctx context.Context, patterns []string, cfg rt.Config, timeout
 		p.Event("build", pkg.ImportPath, "built %s in %.2fs", pkg.ImportPath, time.Since(t0).Seconds())
 		t0 = time.Now()
 		results, err := runner.Run(ctx, runner.Binary{Path: bin, Dir: pkg.Dir, Package: pkg.ImportPath, Tests: pkg.Tests},
-			runner.Options{Config: cfg, Timeout: timeout, Confirm: true, Fresh: fresh, Pool: par.pool, Workers: par.p, Progress: func(format string, args ...any) {
+			runner.Options{Config: cfg, Timeout: timeout, Confirm: true, Fresh: fresh, Pool: par.pool, Workers: par.p, Resume: par.resume, Progress: func(format string, args ...any) {
 				p.Event("progress", pkg.ImportPath, format, args...)
 			}})
 		if err != nil {

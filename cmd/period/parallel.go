@@ -20,6 +20,7 @@ import (
 	"github.com/period-dev/period/instrument"
 	"github.com/period-dev/period/internal/report"
 	"github.com/period-dev/period/internal/runner"
+	"github.com/period-dev/period/rt"
 )
 
 // parallelism is how period test spreads its work: -p N processes at once
@@ -28,6 +29,7 @@ type parallelism struct {
 	p             int
 	pool          *runner.Pool // nil with -p 1: everything in order, as before -p existed
 	shard, shards int          // 0: no sharding
+	resume        string       // -resume: where explorations are saved
 
 	mu      sync.Mutex
 	order   []shardTest // every test of every shard, in the order of an unsharded run
@@ -370,4 +372,19 @@ func copyFileTo(src, dst string) error {
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// resumeDir checks -resume: the strategy must be one whose exploration is
+// split into rounds (runner.CanSplit), which is what is saved.
+func (par *parallelism) resumeDir(dir string, cfg rt.Config) (string, error) {
+	if dir == "" {
+		return "", nil
+	}
+	if !runner.CanSplit(cfg) {
+		return "", fmt.Errorf("-resume: strategy %s cannot be resumed (random, pct and ppct can; not with -parallel)", cfg.Strategy)
+	}
+	if par.pool == nil {
+		par.pool = runner.NewPool(1) // resumable explorations go in rounds, also with -p 1
+	}
+	return filepath.Abs(dir)
 }

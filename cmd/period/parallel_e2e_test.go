@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -171,4 +172,42 @@ func keys(m map[string]string) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// -resume: an exploration saved with a smaller budget and continued with a
+// larger one (as after a stop) equals the exploration run at once, with -p
+// 1 and -p 2; other flags than the budget are refused.
+func TestResumeEqualsWholeRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores programs")
+	}
+	pkgs := []string{"../../examples/lostupdate", "../../examples/checkthenact"}
+	explore := func(out string, extra ...string) []string {
+		var o, e bytes.Buffer
+		args := append([]string{"test", "-json", "-strategy", "pct", "-continue", "-o", out}, extra...)
+		if code := run(append(args, pkgs...), &o, &e); code != exitBug {
+			t.Fatalf("%v: exit %d\n%s", args, code, e.String())
+		}
+		return canonical(t, o.Bytes())
+	}
+	whole := t.TempDir()
+	want := explore(whole, "-p", "1", "-budget", "1500")
+	for _, p := range []string{"1", "2"} {
+		dir, out := t.TempDir(), t.TempDir()
+		explore(out, "-p", p, "-budget", "400", "-resume", dir)
+		got := explore(out, "-p", p, "-budget", "1500", "-resume", dir)
+		if bugCount(want) == 0 {
+			t.Fatal("no bug found: the comparison proves nothing")
+		}
+		if !reflect.DeepEqual(want, got) {
+			t.Errorf("-p %s: resumed\n%s\nwhole\n%s", p, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		if !reflect.DeepEqual(replayFiles(t, whole), replayFiles(t, out)) {
+			t.Errorf("-p %s: replay files differ", p)
+		}
+		var e bytes.Buffer
+		if code := run(append([]string{"test", "-json", "-strategy", "pct", "-seed", "2", "-resume", dir, "-o", out}, pkgs...), io.Discard, &e); code != exitError || !strings.Contains(e.String(), "other flags") {
+			t.Errorf("-resume with another seed: exit %d %s", code, e.String())
+		}
+	}
 }

@@ -49,6 +49,10 @@ type Options struct {
 	// split.go). The results are those of a run without it.
 	Pool    *Pool
 	Workers int
+	// Resume names a directory where the split exploration of each test
+	// (seeded strategies) is saved after every round, and continued from
+	// by a later run with the same flags (period test -resume).
+	Resume string
 }
 
 // Result is the outcome for one test.

@@ -58,7 +58,7 @@ func runPooled(ctx context.Context, b Binary, opts Options, tests []string, dead
 			if !deadline.IsZero() {
 				o.Timeout = max(time.Until(deadline), time.Millisecond)
 			}
-			if opts.Workers > 1 && !opts.Fresh && CanSplit(o.Config) {
+			if (opts.Workers > 1 || opts.Resume != "") && !opts.Fresh && CanSplit(o.Config) {
 				r, err := exploreSplit(ctx, b, o, t, pool, opts.Workers, deadline)
 				if err == nil {
 					rs := []Result{r}
@@ -66,11 +66,14 @@ func runPooled(ctx context.Context, b Binary, opts Options, tests []string, dead
 					results[i] = &rs[0]
 					return
 				}
-				if errors.Is(err, context.Canceled) {
+				if errors.Is(err, context.Canceled) || errors.Is(err, errResume) {
 					errs[i] = err
 					return
 				}
 				o.Progress("%s: split exploration failed (%v); exploring in one process", t, err)
+				if !deadline.IsZero() {
+					o.Timeout = max(time.Until(deadline), time.Millisecond)
+				}
 			}
 			var rs []Result
 			var err error
@@ -171,6 +174,25 @@ func exploreSplit(ctx context.Context, b Binary, opts Options, test string, pool
 	total := Result{Summary: rt.Summary{Action: "summary", Package: b.Package, Test: test, Strategy: c.Strategy, Seed: c.Seed, Bound: c.Bound}}
 	state := filepath.Join(work, "start.json") // absent: the exploration's start
 	committed, chunk := 0, splitFirstRound
+	var res *resumeFile
+	if opts.Resume != "" {
+		var err error
+		if res, err = loadResume(opts.Resume, b.Package, test, c); err != nil {
+			return Result{}, fmt.Errorf("%w: %v", errResume, err)
+		}
+		if res.Committed > 0 {
+			if err := os.WriteFile(state, res.State, 0o644); err != nil {
+				return Result{}, err
+			}
+			total, committed, chunk = res.Total, res.Committed, res.Chunk
+			opts.Progress("%s: resuming after schedule %d (-resume)", test, committed)
+			if res.Ended {
+				return total, nil
+			}
+		}
+	}
+	prevElapsed := total.Elapsed
+	sessionStart := committed
 	for round := 0; committed < c.Budget; round++ {
 		n := min(c.Budget-committed, chunk*workers)
 		if committed == 0 {
@@ -249,6 +271,10 @@ func exploreSplit(ctx context.Context, b Binary, opts Options, test string, pool
 		}
 		enrich(&rt.Summary{Test: test, Bugs: total.Bugs[nb:]}, msgs)
 		if end {
+			if res != nil {
+				total.Elapsed = prevElapsed + time.Since(started).Seconds()
+				res.save(total, last, chunk, "", true)
+			}
 			break
 		}
 		if last == committed+n && committed > 0 {
@@ -263,12 +289,100 @@ func exploreSplit(ctx context.Context, b Binary, opts Options, test string, pool
 			os.RemoveAll(wk.dir)
 		}
 		state, committed = next, last
+		if res != nil {
+			total.Elapsed = prevElapsed + time.Since(started).Seconds()
+			if err := res.save(total, committed, chunk, next, false); err != nil {
+				return Result{}, err
+			}
+		}
 		if n >= 1000 {
-			opts.Progress("%s: %d schedules, %d processes at once", test, last, workers)
+			// The rate of this session; the time left at that rate.
+			rate := float64(committed-sessionStart) / time.Since(started).Seconds()
+			left := time.Duration(float64(c.Budget-committed) / rate * float64(time.Second)).Round(time.Second)
+			opts.Progress("%s: %d of %d schedules, %.0f schedules/s with %d processes, about %v left", test, committed, c.Budget, rate, workers, left)
 		}
 	}
-	total.Elapsed = time.Since(started).Seconds()
+	total.Elapsed = prevElapsed + time.Since(started).Seconds()
 	return total, nil
+}
+
+// resumeFile is what -resume DIR keeps of one test's split exploration
+// after every round: the schedules kept so far, their total, and the state
+// the next round starts from. A later run with the same flags (the budget
+// may be larger) continues from there.
+type resumeFile struct {
+	path      string
+	Key       string // the flags that decide the schedules
+	Committed int
+	Chunk     int
+	Ended     bool // a bug without -continue, a cut or abandoned first schedule, or exhausted
+	Total     Result
+	State     json.RawMessage
+}
+
+// resumeKey renders the configuration that decides a test's schedules.
+func resumeKey(c rt.Config) string {
+	k, _ := json.Marshal(struct {
+		Strategy         string
+		Seed             int64
+		Bound            int
+		Continue, NoRace bool
+		Focus, Leaks     string
+		IgnoreLeak       []string
+		MaxSteps         int
+		AdaptiveSteps    bool
+	}{c.Strategy, c.Seed, c.Bound, c.Continue, c.NoRace, c.Focus, c.Leaks, c.IgnoreLeak, c.MaxSteps, c.AdaptiveSteps})
+	return string(k)
+}
+
+// errResume is a -resume directory that cannot be continued: an error, not
+// a reason to explore from the start.
+var errResume = errors.New("-resume")
+
+func loadResume(dir, pkg, test string, c rt.Config) (*resumeFile, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	name := regexp.MustCompile(`[^A-Za-z0-9_.-]+`).ReplaceAllString(pkg+"."+test, "_") + ".resume.json"
+	r := &resumeFile{path: filepath.Join(dir, name), Key: resumeKey(c)}
+	data, err := os.ReadFile(r.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return r, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var old resumeFile
+	if err := json.Unmarshal(data, &old); err != nil {
+		return nil, fmt.Errorf("%s: %v", r.path, err)
+	}
+	if old.Key != r.Key {
+		return nil, fmt.Errorf("%s was explored with other flags (%s, now %s)", r.path, old.Key, r.Key)
+	}
+	old.path = r.path
+	return &old, nil
+}
+
+// save records the exploration after committed schedules; state is the
+// state file the next round starts from.
+func (r *resumeFile) save(total Result, committed, chunk int, state string, ended bool) error {
+	r.Total, r.Committed, r.Chunk, r.Ended = total, committed, chunk, ended
+	if state != "" {
+		data, err := os.ReadFile(state)
+		if err != nil {
+			return err
+		}
+		r.State = data
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	tmp := r.path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, r.path)
 }
 
 // addSplit adds one kept schedule to the exploration's total; its new bugs'
