@@ -16,6 +16,7 @@ import (
 // one test in several processes and keeps only those whose starting state
 // was right (see rt/split.go).
 type Seeker interface {
+	Strategy
 	Checkpointer
 	// Seek makes the next Begin start run index run (0-based).
 	Seek(run int)
