@@ -273,6 +273,9 @@ func testPackages(ctx context.Context, patterns []string, cfg rt.Config, timeout
 		}
 		return exitOK
 	})
+	if status == exitError {
+		return status
+	}
 	if err := par.writeShard(cfg.OutDir); err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
 		return exitError
