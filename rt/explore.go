@@ -77,6 +77,16 @@ type Config struct {
 	// update it (see fresh.go).
 	Fresh string
 
+	// Split exploration (period test -p, -shard; see split.go): run only
+	// the schedules Runs (1-based, increasing) of the single selected test,
+	// each from the state file Start records (the exploration as it was
+	// before the first of them), report each in a "sched" line, stop after
+	// the first that changes that state or ends the exploration, and write
+	// the state after the last schedule run to StateOut.
+	Start    string `json:",omitempty"`
+	Runs     []int  `json:",omitempty"`
+	StateOut string `json:",omitempty"`
+
 	// Crash recovery: schedules (1-based) of Test to skip because they killed
 	// an earlier process, and the schedule to trace step by step to disk.
 	Skip      []int
@@ -293,6 +303,10 @@ func Explore(t *testing.T, tests []Test) {
 		if rep != nil && tt.Name != rep.Test || rep == nil && re != nil && !re.MatchString(tt.Name) {
 			continue
 		}
+		// Goroutine IDs are numbered per test, so that a test explores the
+		// same schedules whether other tests ran before it in the process
+		// or not (period test -p runs tests in processes of their own).
+		resetPaths()
 		var s Summary
 		if rep != nil {
 			// The runner learns which schedule a dying process was in from "run" lines.
@@ -369,6 +383,9 @@ func exploreOne(t *testing.T, tt Test, cfg Config, restores []func(), out *resul
 	if err != nil {
 		t.Fatal(err)
 	}
+	if cfg.Start != "" {
+		return exploreSplit(t, tt, cfg, st, restores, out, sum, start)
+	}
 	var fs *freshState
 	if cfg.Fresh != "" {
 		if fs, err = loadFresh(cfg.Fresh, cfg, tt.Name); err == nil {
@@ -378,13 +395,13 @@ func exploreOne(t *testing.T, tt Test, cfg Config, restores []func(), out *resul
 			t.Fatal(err)
 		}
 	}
-	return exploreWith(t, tt, cfg, st, restores, out, sum, start, fs)
+	return exploreWith(t, tt, cfg, st, restores, out, sum, start, fs, nil)
 }
 
 // exploreWith runs the exploration loop of one test with strategy st.
 // With fs, it continues the exploration fs records and stops after one
 // schedule that ran.
-func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restores []func(), out *resultWriter, sum Summary, start time.Time, fs *freshState) Summary {
+func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restores []func(), out *resultWriter, sum Summary, start time.Time, fs *freshState, sp *splitRun) Summary {
 	e := eng
 	e.cfg = config{Config: cfg, maxSteps: cfg.MaxSteps, watchdog: cfg.Watchdog, hangAfter: cfg.HangAfter}
 	e.strat = st
@@ -413,6 +430,9 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 		for _, k := range fs.Seen {
 			seen[k] = true
 		}
+	}
+	if sp != nil {
+		sp.begin(e, seen)
 	}
 	publish := func(tr *trace.Trace, b bug) {
 		path := filepath.Join(cfg.OutDir, trace.FileName(tt.Name, cfg.Strategy, cfg.Seed, schedule, tr.Kind))
@@ -447,8 +467,14 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 		publish(tr, b)
 	}
 	for schedule < cfg.Budget && !sum.Exhausted {
+		if sp != nil && !sp.next(&schedule) {
+			break
+		}
 		if !st.Begin() {
 			sum.Exhausted = true
+			if sp != nil {
+				out.write(splitLine{Action: "sched", Test: tt.Name, Schedule: schedule + 1, Exhausted: true, End: true})
+			}
 			break
 		}
 		schedule++
@@ -521,11 +547,21 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 				sum.Schedule = d.Describe()
 			}
 		}
+		if sp != nil && sp.ran(e, tt.Name, schedule, sum, nb, kinds, out) {
+			break
+		}
 		if !cfg.Continue && endsExploration(sum.Bugs) || e.cut && schedule == 1 || e.outsideWait != "" {
 			break
 		}
 		if fs != nil && !skip[schedule] {
 			break
+		}
+	}
+	if sp != nil {
+		sp.fs.record(st, e, schedule, seen)
+		sp.fs.Exhausted = sum.Exhausted
+		if err := sp.fs.save(cfg.StateOut); err != nil {
+			t.Fatal(err)
 		}
 	}
 	if fs != nil {

@@ -4,6 +4,7 @@
 //	period test [flags] [packages]   explore the tests of packages
 //	period replay [-json] [-v] FILE  re-run the schedule recorded in FILE
 //	period strategies                list the exploration strategies
+//	period merge DIR...              combine the results of period test -shard
 //
 // Exit status: 0 no bug found, 1 a bug found (replay: the failure
 // reproduced), 2 Period could not do its job.
@@ -18,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -49,6 +51,7 @@ Usage:
 	period replay [-json] [-v] FILE
 	period strategies
 	period bench [flags] [packages]
+	period merge [-json] [-v] [-o DIR] DIR...
 
 Run "period test -h" for the flags of test.
 `
@@ -71,6 +74,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdReplay(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return cmdBench(ctx, args[1:], stdout, stderr)
+	case "merge":
+		return cmdMerge(args[1:], stdout, stderr)
 	case "strategies":
 		for _, n := range strategy.Names() {
 			fmt.Fprintln(stdout, n)
@@ -92,6 +97,8 @@ type testFlags struct {
 	seed                      int64
 	cont, json, verbose, race bool
 	parallel, fresh, short    bool
+	procs                     int
+	shard, resume             string
 	leaks, tags, instrument   string
 	ignoreLeak, uninstr       stringList
 	timeout                   time.Duration
@@ -131,6 +138,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.instrument, "instrument", "all", "which packages of other modules are instrumented: `all` (every one but the standard library's), module (the main module's only), or comma-separated import path patterns (path/...)")
 	fs.Var(&f.uninstr, "uninstrumented", "leave the packages matching import path `pattern` uncontrolled (repeatable)")
 	fs.StringVar(&f.focus, "focus", "", "pedal: restrict preemptions to key points whose site contains `s`")
+	fs.IntVar(&f.procs, "p", runtime.GOMAXPROCS(0), "explore with up to `n` processes at once: packages and tests in parallel, and the schedules of one test split over n processes for random, pct and ppct (same results as -p 1)")
+	fs.StringVar(&f.resume, "resume", "", "save each test's exploration in `dir` as it goes, and continue from what dir holds (random, pct, ppct; same flags, the budget may grow)")
+	fs.StringVar(&f.shard, "shard", "", "explore only shard `i/n` of the tests (1 <= i <= n) and write DIR/period-shard-i-of-n.jsonl into the -o DIR for period merge")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: period test [flags] [packages]\n")
 		fs.PrintDefaults()
@@ -181,8 +191,21 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "period: -fresh and -parallel cannot be combined")
 		return exitError
 	}
+	par, err := newParallelism(f.procs, f.shard)
+	if err != nil {
+		fmt.Fprintf(stderr, "period: %v\n", err)
+		return exitError
+	}
+	if par.resume, err = par.resumeDir(f.resume, cfg); err != nil {
+		fmt.Fprintf(stderr, "period: %v\n", err)
+		return exitError
+	}
+	if par.resume != "" && f.fresh {
+		fmt.Fprintln(stderr, "period: -resume and -fresh cannot be combined")
+		return exitError
+	}
 	prep := instrument.PrepareOptions{Tags: cfg.Tags, Instrument: cfg.Instrument, Uninstrumented: cfg.Uninstrumented}
-	return testPackages(ctx, fs.Args(), prep, cfg, f.timeout, f.fresh, p, stderr)
+	return testPackages(ctx, fs.Args(), prep, cfg, f.timeout, f.fresh, p, stderr, par)
 }
 
 // stringList is a repeatable string flag.
@@ -199,7 +222,7 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 }
 
 // testPackages prepares, builds and explores each package.
-func testPackages(ctx context.Context, patterns []string, prep instrument.PrepareOptions, cfg rt.Config, timeout time.Duration, fresh bool, p *report.Printer, stderr io.Writer) int {
+func testPackages(ctx context.Context, patterns []string, prep instrument.PrepareOptions, cfg rt.Config, timeout time.Duration, fresh bool, p *report.Printer, stderr io.Writer, par *parallelism) int {
 	work, err := os.MkdirTemp("", "period-build-")
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
@@ -219,11 +242,14 @@ func testPackages(ctx context.Context, patterns []string, prep instrument.Prepar
 		return exitError
 	}
 	p.Event("prepare", "", "instrumented %d package(s) in %.2fs", len(pkgs), time.Since(start).Seconds())
-	status := exitOK
-	for i, pkg := range pkgs {
+	if pkgs, err = par.selectShard(pkgs, cfg.Run); err != nil {
+		fmt.Fprintf(stderr, "period: %v\n", err)
+		return exitError
+	}
+	status := par.forEach(ctx, pkgs, p, func(i int, pkg *instrument.TestPackage, p *report.Printer) int {
 		bin := filepath.Join(work, fmt.Sprintf("pkg%d.test", i))
 		t0 := time.Now()
-		err := pkg.Build(ctx, bin)
+		err := par.build(ctx, pkg, bin)
 		// After the build: a dependency whose instrumented copy did not
 		// compile is built as it is, and noted.
 		for _, n := range pkg.Notes {
@@ -239,7 +265,7 @@ func testPackages(ctx context.Context, patterns []string, prep instrument.Prepar
 		p.Event("build", pkg.ImportPath, "built %s in %.2fs", pkg.ImportPath, time.Since(t0).Seconds())
 		t0 = time.Now()
 		results, err := runner.Run(ctx, runner.Binary{Path: bin, Dir: pkg.Dir, Package: pkg.ImportPath, Tests: pkg.Tests},
-			runner.Options{Config: cfg, Timeout: timeout, Confirm: true, Fresh: fresh, Progress: func(format string, args ...any) {
+			runner.Options{Config: cfg, Timeout: timeout, Confirm: true, Fresh: fresh, Pool: par.pool, Workers: par.p, Resume: par.resume, Progress: func(format string, args ...any) {
 				p.Event("progress", pkg.ImportPath, format, args...)
 			}})
 		if err != nil {
@@ -248,13 +274,23 @@ func testPackages(ctx context.Context, patterns []string, prep instrument.Prepar
 		}
 		bugs := 0
 		for _, r := range results {
-			p.Result(report.Summary(r, pkg.Uninstrumented))
+			s := report.Summary(r, pkg.Uninstrumented)
+			p.Result(s)
+			par.record(s)
 			bugs += len(r.Bugs)
 		}
 		p.Package(pkg.ImportPath, bugs, time.Since(t0).Seconds())
 		if bugs > 0 {
-			status = exitBug
+			return exitBug
 		}
+		return exitOK
+	})
+	if status == exitError {
+		return status
+	}
+	if err := par.writeShard(cfg.OutDir); err != nil {
+		fmt.Fprintf(stderr, "period: %v\n", err)
+		return exitError
 	}
 	return status
 }

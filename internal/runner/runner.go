@@ -43,6 +43,16 @@ type Options struct {
 	// exploreFresh); without it, a test whose verdict does not reproduce in
 	// a fresh process is explored again that way.
 	Fresh bool
+	// Pool, when set, runs the tests of the binary in processes of their
+	// own, as many at once as the pool allows (period test -p), and splits
+	// the schedules of a seeded strategy over Workers processes (see
+	// split.go). The results are those of a run without it.
+	Pool    *Pool
+	Workers int
+	// Resume names a directory where the split exploration of each test
+	// (seeded strategies) is saved after every round, and continued from
+	// by a later run with the same flags (period test -resume).
+	Resume string
 }
 
 // Result is the outcome for one test.
@@ -75,6 +85,9 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 	tests, err := selectTests(b.Tests, opts.Config.Run, opts.Config.Replay)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Pool != nil && opts.Config.Replay == "" && opts.Config.Fresh == "" && opts.Config.Start == "" {
+		return runPooled(ctx, b, opts, tests, deadline)
 	}
 	if opts.Fresh && opts.Config.Replay == "" && opts.Config.Fresh == "" {
 		var out []Result
@@ -204,6 +217,15 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 			out = append(out, *r)
 		}
 	}
+	confirmAll(ctx, b, opts, out, deadline)
+	return out, nil
+}
+
+// confirmAll confirms the verdicts of out (Options.Confirm) and explores
+// again, one process per schedule, the tests with a verdict that did not
+// reproduce.
+func confirmAll(ctx context.Context, b Binary, opts Options, out []Result, deadline time.Time) {
+	opts.Pool = nil
 	if opts.Confirm && opts.Config.Replay == "" && opts.Config.Fresh == "" {
 		confirm(ctx, b, opts, out)
 		for i, r := range out {
@@ -223,7 +245,6 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 			out[i] = fr
 		}
 	}
-	return out, nil
 }
 
 // exploreFresh explores test with one process per schedule: each schedule
@@ -238,7 +259,7 @@ func exploreFresh(ctx context.Context, b Binary, opts Options, test string, dead
 	}
 	defer os.RemoveAll(work)
 	o := opts
-	o.Confirm, o.Fresh = false, false
+	o.Confirm, o.Fresh, o.Pool = false, false, nil
 	o.Config.Fresh = filepath.Join(work, "state.json")
 	o.Config.Parallel = false
 	o.Config.Run = "^" + regexp.QuoteMeta(test) + "$"

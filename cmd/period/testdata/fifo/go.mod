@@ -1,0 +1,3 @@
+module example.com/fifo
+
+go 1.25
