@@ -3,6 +3,7 @@
 //
 //	period test [flags] [packages]   explore the tests of packages
 //	period replay [-json] [-v] FILE  re-run the schedule recorded in FILE
+//	period minimize FILE             shrink the schedule of FILE (writes FILE.min)
 //	period strategies                list the exploration strategies
 //
 // Exit status: 0 no bug found, 1 a bug found (replay: the failure
@@ -47,6 +48,7 @@ const usage = `Period runs Go tests under controlled goroutine schedules.
 Usage:
 	period test [flags] [packages]
 	period replay [-json] [-v] FILE
+	period minimize [-budget n] [-json] [-v] FILE
 	period strategies
 	period bench [flags] [packages]
 
@@ -69,6 +71,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdTest(ctx, args[1:], stdout, stderr)
 	case "replay":
 		return cmdReplay(ctx, args[1:], stdout, stderr)
+	case "minimize", "minimise":
+		return cmdMinimize(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return cmdBench(ctx, args[1:], stdout, stderr)
 	case "strategies":
@@ -92,6 +96,8 @@ type testFlags struct {
 	seed                      int64
 	cont, json, verbose, race bool
 	parallel, fresh           bool
+	minimize                  bool
+	minimizeBudget            int
 	leaks                     string
 	ignoreLeak                stringList
 	timeout                   time.Duration
@@ -126,6 +132,8 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.fresh, "fresh", false, "run every schedule in a new test process, where the test runs for the first time (for suites that are not re-runnable in one process; slower)")
 	fs.StringVar(&f.leaks, "leaks", "all", "which goroutines left running when a test returns are reported: `all`, blocked (not those still woken by timers), off")
 	fs.Var(&f.ignoreLeak, "ignore-leak", "do not report a left goroutine with function `name` on its stack or created by it (repeatable; as goleak.IgnoreAnyFunction)")
+	fs.BoolVar(&f.minimize, "minimize", true, "shrink every bug's schedule before reporting it (fewest switches, steps, goroutines) and write NAME.min.period beside its replay file")
+	fs.IntVar(&f.minimizeBudget, "minimize-budget", defaultMinimizeBudget, "run at most `n` candidate schedules per minimisation")
 	fs.StringVar(&f.focus, "focus", "", "pedal: restrict preemptions to key points whose site contains `s`")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: period test [flags] [packages]\n")
@@ -174,7 +182,11 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "period: -fresh and -parallel cannot be combined")
 		return exitError
 	}
-	return testPackages(ctx, fs.Args(), cfg, f.timeout, f.fresh, p, stderr)
+	minBudget := 0
+	if f.minimize {
+		minBudget = f.minimizeBudget
+	}
+	return testPackages(ctx, fs.Args(), cfg, f.timeout, f.fresh, minBudget, p, stderr)
 }
 
 // stringList is a repeatable string flag.
@@ -191,7 +203,8 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 }
 
 // testPackages prepares, builds and explores each package.
-func testPackages(ctx context.Context, patterns []string, cfg rt.Config, timeout time.Duration, fresh bool, p *report.Printer, stderr io.Writer) int {
+// minBudget > 0 minimises every bug's schedule with at most that many candidates.
+func testPackages(ctx context.Context, patterns []string, cfg rt.Config, timeout time.Duration, fresh bool, minBudget int, p *report.Printer, stderr io.Writer) int {
 	work, err := os.MkdirTemp("", "period-build-")
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
@@ -235,8 +248,13 @@ func testPackages(ctx context.Context, patterns []string, cfg rt.Config, timeout
 			return exitError
 		}
 		bugs := 0
+		binary := runner.Binary{Path: bin, Dir: pkg.Dir, Package: pkg.ImportPath, Tests: pkg.Tests}
 		for _, r := range results {
-			p.Result(report.Summary(r, pkg.Uninstrumented))
+			s := report.Summary(r, pkg.Uninstrumented)
+			if minBudget > 0 {
+				minimizeBugs(ctx, binary, &s, minBudget, runner.Options{Config: cfg}, p)
+			}
+			p.Result(s)
 			bugs += len(r.Bugs)
 		}
 		p.Package(pkg.ImportPath, bugs, time.Since(t0).Seconds())

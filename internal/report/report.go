@@ -55,6 +55,22 @@ type JSONBug struct {
 	// created the goroutine at Location, and the function that executed it.
 	Created   string `json:",omitempty"`
 	CreatedBy string `json:",omitempty"`
+	// Minimized is the replay file of the shrunk schedule (period minimize,
+	// or test's -minimize), and Shrink what it took from the original.
+	Minimized string  `json:",omitempty"`
+	Shrink    *Shrink `json:",omitempty"`
+}
+
+// Shrink compares a minimised schedule with the original.
+type Shrink struct {
+	Before, After trace.Cost // Switches, Steps, Goroutines
+	Tries         int        // candidate schedules run
+}
+
+// SetMinimized records the outcome of a minimisation on b.
+func SetMinimized(b *JSONBug, m runner.Minimized) {
+	b.Minimized = m.File
+	b.Shrink = &Shrink{Before: m.Before, After: m.After, Tries: m.Tries}
 }
 
 // Summary converts a runner result to the JSON contract.

@@ -1,0 +1,107 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/period-dev/period/trace"
+)
+
+// minimizeOne shrinks the failing schedule tr (Config.Minimize): it runs
+// candidate schedules with a guide (trace.Minimize says which), keeps the
+// cheapest run that shows the same bug, and writes its record to
+// Config.MinimizeOut. All candidates run in this process, one after the
+// other, like the schedules of an exploration; the caller confirms the
+// result by a strict replay in a fresh process.
+func minimizeOne(t *testing.T, tt Test, cfg Config, tr *trace.Trace, restores []func()) Summary {
+	start := time.Now()
+	sum := Summary{Action: "summary", Package: cfg.Package, Test: tt.Name, Strategy: "minimize:" + tr.Strategy, Seed: tr.Seed, Bound: tr.Bound}
+	if tr.NoRace {
+		cfg.NoRace = true
+	}
+	var last bug
+	try := func(cand []trace.Entry) []trace.Entry {
+		sum.Schedules++
+		rec, b, ok := guidedRun(t, tt, cfg, tr, cand, restores, sum.Schedules)
+		sum.Steps += len(rec)
+		if !ok {
+			return nil
+		}
+		last = b
+		return rec
+	}
+	best, _ := trace.Minimize(tr.Entries, cfg.Minimize, try)
+	// The bug's message (which goroutines deadlocked, the racing pair) is
+	// that of the run that produced best: run it once more to get it.
+	rec, b, ok := guidedRun(t, tt, cfg, tr, best, restores, sum.Schedules+1)
+	if !ok || trace.CostOf(rec) != trace.CostOf(best) {
+		b, rec = last, best
+	}
+	min := *tr
+	min.Entries = rec
+	min.Message, min.Location = b.message, b.location
+	if tr.Kind == "fail" || b.kind == "" {
+		// The failing test's own message and line are only known outside
+		// (the runner reads them from the test's output): keep the record's,
+		// as when no candidate reproduced the bug.
+		min.Message, min.Location = tr.Message, tr.Location
+	}
+	path := cfg.MinimizeOut
+	if err := min.WriteFile(path); err != nil {
+		path = "(minimised replay file not written: " + err.Error() + ")"
+	}
+	sum.Bugs = []BugReport{{Kind: min.Kind, Schedule: tr.Schedule, Message: min.Message, Location: min.Location, Replay: path, Created: b.created, CreatedBy: b.createdBy}}
+	sum.Elapsed = time.Since(start).Seconds()
+	e := eng
+	e.replay = nil
+	return sum
+}
+
+// guidedRun runs the test once following cand and tells whether the bug of
+// tr (same kind and, but for failed tests, same location) happened, with
+// the record of the steps taken up to it.
+func guidedRun(t *testing.T, tt Test, cfg Config, tr *trace.Trace, cand []trace.Entry, restores []func(), n int) ([]trace.Entry, bug, bool) {
+	e := eng
+	// A candidate may take longer than the record before it fails; far
+	// longer is not the bug sought.
+	cfg.MaxSteps = 2*len(tr.Entries) + 1000
+	e.cfg = config{Config: cfg, maxSteps: cfg.MaxSteps, watchdog: cfg.Watchdog, hangAfter: cfg.HangAfter}
+	e.strat = nil
+	e.releaser = nil
+	rep := &replayer{t: tr, guide: trace.NewGuide(cand)}
+	e.replay = rep
+	e.mem.shared = map[string]bool{}
+	for _, s := range tr.Shared {
+		e.mem.shared[s] = true
+	}
+	e.mem.frozen = true
+	for _, r := range restores {
+		r()
+	}
+	e.mu.Lock()
+	e.resetRun(0)
+	e.mu.Unlock()
+	passed := t.Run(fmt.Sprintf("%s/m%d", tt.Name, n), func(t *testing.T) {
+		e.run(t, func() { tt.F(t) })
+	})
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.replay = nil
+	for _, b := range e.bugs {
+		if b.kind == tr.Kind && (b.location == tr.Location || tr.Kind == "fail") {
+			return e.entries(b.upTo), b, true
+		}
+	}
+	if tr.Kind == "fail" && !passed {
+		for _, b := range e.bugs {
+			if b.kind != "race" {
+				return e.entries(0), bug{}, false // failed by another bug
+			}
+		}
+		return e.entries(0), bug{kind: "fail"}, true
+	}
+	return e.entries(0), bug{}, false
+}
