@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/period-dev/period/trace"
@@ -22,7 +24,7 @@ func TestMinimizeExamples(t *testing.T) {
 	dirs := exampleDirs(t, root)
 	leaks, _ := filepath.Abs("testdata/leaks")
 	dirs = append(dirs, leaks)
-	var before, after []int
+	var shrinks []string
 	for _, dir := range dirs {
 		dir := dir
 		t.Run(filepath.Base(dir), func(t *testing.T) {
@@ -62,8 +64,9 @@ func TestMinimizeExamples(t *testing.T) {
 					if min.Kind != orig.Kind || min.Location != orig.Location {
 						t.Errorf("%s: minimised file records %s at %s, the original %s at %s", test, min.Kind, min.Location, orig.Kind, orig.Location)
 					}
-					before = append(before, b.Shrink.Before.Switches)
-					after = append(after, b.Shrink.After.Switches)
+					shrinks = append(shrinks, fmt.Sprintf("%s/%s %s: switches %d -> %d, steps %d -> %d, goroutines %d -> %d, %d tries",
+						filepath.Base(dir), test, b.Kind, b.Shrink.Before.Switches, b.Shrink.After.Switches, b.Shrink.Before.Steps, b.Shrink.After.Steps,
+						b.Shrink.Before.Goroutines, b.Shrink.After.Goroutines, b.Shrink.Tries))
 					code, rs, stderr := periodJSON(t, "replay", "-json", b.Minimized)
 					r := rs[test]
 					if code != 1 || r.Diverged != "" || len(r.Bugs) == 0 || r.Bugs[0].Kind != b.Kind || r.Bugs[0].Location != b.Location {
@@ -79,6 +82,41 @@ func TestMinimizeExamples(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("switches before: %v", before)
-	t.Logf("switches after:  %v", after)
+	t.Logf("minimised:\n%s", strings.Join(shrinks, "\n"))
+}
+
+// TestMinimizeHandDerived checks an order violation against the minimum
+// derived by hand. In wgadd's TestSum, Sum fails when the caller reaches
+// wg.Wait before a worker's wg.Add: g0 starts; its first send needs g0.1
+// at its receive (switch 1: g0.1 starts and receives, completing the
+// hand-off); its second send needs g0.2 at its receive (switch 2: g0.2
+// starts); g0 then sends, waits on a zero counter and reads the total
+// (switch 3). No schedule with fewer switches fails: g0 must run last, and
+// g0.2 exists only after the first hand-off. 8 steps, 3 goroutines.
+func TestMinimizeHandDerived(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores an example")
+	}
+	dir, _ := filepath.Abs("../../examples/wgadd")
+	_, sums, stderr := periodJSON(t, "test", "-json", "-run", "^TestSum$", "-o", t.TempDir(), dir)
+	s, ok := sums["TestSum"]
+	if !ok || len(s.Bugs) != 1 || s.Bugs[0].Shrink == nil {
+		t.Fatalf("no minimised bug: %+v %s", s, stderr)
+	}
+	if got, want := s.Bugs[0].Shrink.After, (trace.Cost{Switches: 3, Steps: 8, Goroutines: 3}); got != want {
+		t.Errorf("minimised to %+v, want %+v (from %+v)", got, want, s.Bugs[0].Shrink.Before)
+	}
+	min, err := trace.ReadFile(s.Bugs[0].Minimized)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, e := range min.Entries {
+		if !e.Choice {
+			order = append(order, e.G)
+		}
+	}
+	if got, want := strings.Join(order, " "), "0 0.1 0.1 0.2 0 0 0 0"; got != want {
+		t.Errorf("minimised order %s, want %s", got, want)
+	}
 }

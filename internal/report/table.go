@@ -60,7 +60,7 @@ func groupGoroutines(lines []string) []string {
 			out[g.at] = strings.Join(ls, "\n")
 			continue
 		}
-		out[g.at] = fmt.Sprintf("%s%d goroutines %s: %s", g.indent, len(g.paths), pathRange(g.paths), rest)
+		out[g.at] = fmt.Sprintf("%s%d goroutines %s %s", g.indent, len(g.paths), pathRange(g.paths), rest)
 	}
 	return strings.Split(strings.Join(out, "\n"), "\n")
 }
