@@ -4,6 +4,7 @@
 //	period test [flags] [packages]   explore the tests of packages
 //	period replay [-json] [-v] FILE  re-run the schedule recorded in FILE
 //	period minimize FILE             shrink the schedule of FILE (writes FILE.min)
+//	period view FILE                 write FILE's schedule as an HTML timeline
 //	period strategies                list the exploration strategies
 //
 // Exit status: 0 no bug found, 1 a bug found (replay: the failure
@@ -49,6 +50,7 @@ Usage:
 	period test [flags] [packages]
 	period replay [-json] [-v] FILE
 	period minimize [-budget n] [-json] [-v] FILE
+	period view [-o file.html] FILE
 	period strategies
 	period bench [flags] [packages]
 
@@ -73,6 +75,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdReplay(ctx, args[1:], stdout, stderr)
 	case "minimize", "minimise":
 		return cmdMinimize(ctx, args[1:], stdout, stderr)
+	case "view":
+		return cmdView(args[1:], stdout, stderr)
 	case "bench":
 		return cmdBench(ctx, args[1:], stdout, stderr)
 	case "strategies":
@@ -97,6 +101,7 @@ type testFlags struct {
 	cont, json, verbose, race bool
 	parallel, fresh           bool
 	minimize                  bool
+	html                      string
 	minimizeBudget            int
 	leaks                     string
 	ignoreLeak                stringList
@@ -133,6 +138,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.leaks, "leaks", "all", "which goroutines left running when a test returns are reported: `all`, blocked (not those still woken by timers), off")
 	fs.Var(&f.ignoreLeak, "ignore-leak", "do not report a left goroutine with function `name` on its stack or created by it (repeatable; as goleak.IgnoreAnyFunction)")
 	fs.BoolVar(&f.minimize, "minimize", true, "shrink every bug's schedule before reporting it (fewest switches, steps, goroutines) and write NAME.min.period beside its replay file")
+	fs.StringVar(&f.html, "html", "", "write a self-contained HTML timeline of every bug's schedule into `dir`")
 	fs.IntVar(&f.minimizeBudget, "minimize-budget", defaultMinimizeBudget, "run at most `n` candidate schedules per minimisation")
 	fs.StringVar(&f.focus, "focus", "", "pedal: restrict preemptions to key points whose site contains `s`")
 	fs.Usage = func() {
@@ -186,7 +192,17 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if f.minimize {
 		minBudget = f.minimizeBudget
 	}
-	return testPackages(ctx, fs.Args(), cfg, f.timeout, f.fresh, minBudget, p, stderr)
+	html := ""
+	if f.html != "" {
+		if html, err = filepath.Abs(f.html); err == nil {
+			err = os.MkdirAll(html, 0o755)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "period: -html: %v\n", err)
+			return exitError
+		}
+	}
+	return testPackages(ctx, fs.Args(), cfg, f.timeout, f.fresh, minBudget, html, p, stderr)
 }
 
 // stringList is a repeatable string flag.
@@ -204,7 +220,8 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 
 // testPackages prepares, builds and explores each package.
 // minBudget > 0 minimises every bug's schedule with at most that many candidates.
-func testPackages(ctx context.Context, patterns []string, cfg rt.Config, timeout time.Duration, fresh bool, minBudget int, p *report.Printer, stderr io.Writer) int {
+// html != "" writes a timeline page of every bug there.
+func testPackages(ctx context.Context, patterns []string, cfg rt.Config, timeout time.Duration, fresh bool, minBudget int, html string, p *report.Printer, stderr io.Writer) int {
 	work, err := os.MkdirTemp("", "period-build-")
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
@@ -253,6 +270,9 @@ func testPackages(ctx context.Context, patterns []string, cfg rt.Config, timeout
 			s := report.Summary(r, pkg.Uninstrumented)
 			if minBudget > 0 {
 				minimizeBugs(ctx, binary, &s, minBudget, runner.Options{Config: cfg}, p)
+			}
+			if html != "" {
+				writeViews(html, &s, p)
 			}
 			p.Result(s)
 			bugs += len(r.Bugs)

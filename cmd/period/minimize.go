@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/period-dev/period/instrument"
@@ -125,5 +126,74 @@ func minimizeBugs(ctx context.Context, bin runner.Binary, s *report.JSONSummary,
 		}
 		report.SetMinimized(b, m)
 		p.Event("progress", s.Package, "%s: %s minimised from %d to %d switches in %d tries", s.Test, b.Kind, m.Before.Switches, m.After.Switches, m.Tries)
+	}
+}
+
+// cmdView is period view: write the timeline page of a replay file.
+func cmdView(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("period view", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", "", "write the page to `file` (default: the replay file with extension .html)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitError
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "usage: period view [-o file.html] FILE")
+		return exitError
+	}
+	file, err := filepath.Abs(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "period: %v\n", err)
+		return exitError
+	}
+	page := *out
+	if page == "" {
+		page = strings.TrimSuffix(file, filepath.Ext(file)) + ".html"
+	}
+	if err := writeView(file, page, nil); err != nil {
+		fmt.Fprintf(stderr, "period: %v\n", err)
+		return exitError
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", page)
+	return exitOK
+}
+
+// writeView writes the timeline page of the replay file to page.
+func writeView(file, page string, shrink *report.Shrink) error {
+	tr, err := trace.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(page)
+	if err != nil {
+		return err
+	}
+	if err := report.WriteHTML(f, tr, file, shrink); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// writeViews writes a page per bug of s into dir (test's -html): of the
+// minimised schedule when there is one.
+func writeViews(dir string, s *report.JSONSummary, p *report.Printer) {
+	for _, b := range s.Bugs {
+		file := b.Minimized
+		if file == "" {
+			file = b.Replay
+		}
+		if file == "" {
+			continue
+		}
+		page := filepath.Join(dir, strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))+".html")
+		if err := writeView(file, page, b.Shrink); err != nil {
+			p.Event("note", s.Package, "%s: no timeline page: %v", s.Test, err)
+			continue
+		}
+		p.Event("progress", s.Package, "%s: timeline page %s", s.Test, page)
 	}
 }

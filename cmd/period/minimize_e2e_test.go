@@ -98,7 +98,8 @@ func TestMinimizeHandDerived(t *testing.T) {
 		t.Skip("builds and explores an example")
 	}
 	dir, _ := filepath.Abs("../../examples/wgadd")
-	_, sums, stderr := periodJSON(t, "test", "-json", "-run", "^TestSum$", "-o", t.TempDir(), dir)
+	pages := t.TempDir()
+	_, sums, stderr := periodJSON(t, "test", "-json", "-run", "^TestSum$", "-html", pages, "-o", t.TempDir(), dir)
 	s, ok := sums["TestSum"]
 	if !ok || len(s.Bugs) != 1 || s.Bugs[0].Shrink == nil {
 		t.Fatalf("no minimised bug: %+v %s", s, stderr)
@@ -118,5 +119,15 @@ func TestMinimizeHandDerived(t *testing.T) {
 	}
 	if got, want := strings.Join(order, " "), "0 0.1 0.1 0.2 0 0 0 0"; got != want {
 		t.Errorf("minimised order %s, want %s", got, want)
+	}
+	// -html wrote the timeline page of the minimised schedule.
+	page := filepath.Join(pages, strings.TrimSuffix(filepath.Base(s.Bugs[0].Minimized), ".period")+".html")
+	html, err := os.ReadFile(page)
+	if err != nil || strings.Count(string(html), `<circle class="mark`) != 8 || !strings.Contains(string(html), "minimised from ") {
+		t.Errorf("no timeline page of the minimised schedule with its 8 steps: %v", err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"view", "-o", filepath.Join(pages, "v.html"), s.Bugs[0].Replay}, &out, &errb); code != 0 {
+		t.Errorf("period view: exit %d: %s", code, errb.String())
 	}
 }
