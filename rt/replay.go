@@ -35,8 +35,11 @@ func (r *replayer) diverge(e *engine, msg string) int {
 
 func (r *replayer) next(e *engine, enabled []*gstate) int {
 	if r.guide != nil {
-		if r.sawRecordedBug(e) {
-			e.stop() // the bug sought happened: the rest of the run cannot make it cheaper
+		if r.t.Kind != "fail" && r.sawRecordedBug(e) {
+			// The bug sought happened: the rest of the run cannot make it
+			// cheaper. A failed test is reported when it returns, so
+			// that run goes on (a replay stopped earlier would not show it).
+			e.stop()
 			return -1
 		}
 		en := r.enBuf[:0]

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/period-dev/period/internal/report"
 	"github.com/period-dev/period/trace"
 )
 
@@ -129,5 +130,41 @@ func TestMinimizeHandDerived(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"view", "-o", filepath.Join(pages, "v.html"), s.Bugs[0].Replay}, &out, &errb); code != 0 {
 		t.Errorf("period view: exit %d: %s", code, errb.String())
+	}
+}
+
+// TestMinimizeReorder checks the paper's reorder programs against the
+// minimum derived by hand. In reorder_N, N-1 setters write a then b and a
+// checker fails the test when it sees a written and b not. The checker must
+// run between one setter's two writes (that setter is preempted once); g0
+// starts first and, waiting for everybody, ends last; every other setter
+// runs once. So g0, setter (a), checker, setter (b), the N-2 other setters,
+// g0: N+2 switches, with every step of every goroutine (the test fails
+// when it returns).
+func TestMinimizeReorder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores benchmarks")
+	}
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"reorder3", 3}, {"reorder10", 10}} {
+		dir, _ := filepath.Abs("../../bench/" + c.name)
+		_, sums, stderr := periodJSON(t, "test", "-json", "-race=false", "-o", t.TempDir(), dir)
+		var bug *report.JSONBug
+		for _, s := range sums {
+			for i := range s.Bugs {
+				if s.Bugs[i].Kind == "fail" {
+					bug = &s.Bugs[i]
+				}
+			}
+		}
+		if bug == nil || bug.Shrink == nil {
+			t.Errorf("%s: no minimised failure: %v %s", c.name, sums, stderr)
+			continue
+		}
+		if got := bug.Shrink.After; got.Switches != c.n+2 || got.Steps != bug.Shrink.Before.Steps || got.Goroutines != c.n+1 {
+			t.Errorf("%s: minimised to %+v from %+v, want %d switches, every step, %d goroutines", c.name, got, bug.Shrink.Before, c.n+2, c.n+1)
+		}
 	}
 }

@@ -79,8 +79,17 @@ func Minimize(ctx context.Context, b Binary, file string, budget int, opts Optio
 		return m, err
 	}
 	confirmed := false
+	why := "no result"
 	for _, r := range rs {
-		if r.Test != tr.Test || r.Diverged != "" {
+		if r.Test != tr.Test {
+			continue
+		}
+		why = fmt.Sprintf("%d bugs", len(r.Bugs))
+		if len(r.Bugs) > 0 {
+			why = fmt.Sprintf("a %s at %s", r.Bugs[0].Kind, r.Bugs[0].Location)
+		}
+		if r.Diverged != "" {
+			why = "diverged: " + r.Diverged
 			continue
 		}
 		for _, xb := range r.Bugs {
@@ -94,7 +103,7 @@ func Minimize(ctx context.Context, b Binary, file string, budget int, opts Optio
 		}
 	}
 	if !confirmed {
-		return m, errors.New("the shrunk schedule did not replay to the same bug in a fresh process; keeping the original")
+		return m, fmt.Errorf("the shrunk schedule did not replay to the same bug in a fresh process (%s); keeping the original", why)
 	}
 	m.After = trace.CostOf(min.Entries)
 	if err := min.WriteFile(m.File); err != nil {
