@@ -332,30 +332,38 @@ func Minimize(orig []Entry, budget int, try func([]Entry) []Entry) (best []Entry
 	}
 	for progress := true; progress && tries < budget; {
 		progress = false
-		for _, f := range families {
-			pre, us := units(best)
-			moves := f.moves(us)
-			// Delta debugging over the moves: all at once, then halves,
-			// quarters... down to single moves; the first success restarts
-			// from the new record.
-			for n := 1; n <= len(moves) && !progress && tries < budget; n *= 2 {
-				size := (len(moves) + n - 1) / n
-				for lo := 0; lo < len(moves) && tries < budget; lo += size {
+		pre, us := units(best)
+		moves := make([][]int, len(families))
+		most := 0
+		for i, f := range families {
+			moves[i] = f.moves(us)
+			most = max(most, len(moves[i]))
+		}
+		// Delta debugging over each family's moves: all at once, then
+		// halves, quarters... down to single moves, the coarse moves of
+		// every family before the finer ones; the first success restarts
+		// from the new record.
+	levels:
+		for n := 1; n/2 < most; n *= 2 {
+			for i, f := range families {
+				ms := moves[i]
+				if len(ms) == 0 || n/2 >= len(ms) {
+					continue // single moves were tried at the previous level
+				}
+				size := (len(ms) + n - 1) / n
+				for lo := 0; lo < len(ms); lo += size {
+					if tries >= budget {
+						break levels
+					}
 					sel := map[int]bool{}
-					for _, k := range moves[lo:min(lo+size, len(moves))] {
+					for _, k := range ms[lo:min(lo+size, len(ms))] {
 						sel[k] = true
 					}
 					if improve(flatten(pre, f.apply(us, sel))) {
 						progress = true
-						break
+						break levels
 					}
 				}
-				if size == 1 {
-					break
-				}
-			}
-			if progress {
-				break
 			}
 		}
 	}
