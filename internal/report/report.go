@@ -128,7 +128,9 @@ func (p *Printer) Result(s JSONSummary) {
 		if loc == "" {
 			loc = "unknown location"
 		}
-		if strings.HasPrefix(s.Strategy, "replay:") {
+		if strings.HasPrefix(s.Strategy, "minimize:") {
+			fmt.Fprintf(p.W, "--- BUG %s: %s at %s (schedule %d of %s seed %d, minimised in %d runs)\n", s.Test, b.Kind, loc, b.Schedule, strings.TrimPrefix(s.Strategy, "minimize:"), s.Seed, s.Schedules)
+		} else if strings.HasPrefix(s.Strategy, "replay:") {
 			fmt.Fprintf(p.W, "--- BUG %s: %s at %s (replay of schedule %d, %s seed %d)\n", s.Test, b.Kind, loc, b.Schedule, strings.TrimPrefix(s.Strategy, "replay:"), s.Seed)
 		} else {
 			fmt.Fprintf(p.W, "--- BUG %s: %s at %s (schedule %d of %d, %s seed %d)\n", s.Test, b.Kind, loc, b.Schedule, s.Schedules, s.Strategy, s.Seed)

@@ -266,13 +266,16 @@ func Interleaving(tr *trace.Trace, cols []string, maxRows int) string {
 		}
 		rows = append(rows, row{first: i + 1, last: i + 1, c: c, cell: cell, site: e.Site})
 	}
-	width := 12
-	for _, r := range rows {
-		if r.c >= 0 {
-			width = max(width, len(r.cell)+len(" (x99)"))
+	width := 10
+	for i := range rows {
+		if r := &rows[i]; r.c >= 0 {
+			if r.last > r.first {
+				r.cell += fmt.Sprintf(" (x%d)", r.last-r.first+1)
+			}
+			width = max(width, len(r.cell))
 		}
 	}
-	width = min(width, 34)
+	width = min(width, 30)
 	src := newSources(tr.Dir)
 	var b strings.Builder
 	head := fmt.Sprintf("%6s  ", "step")
@@ -301,9 +304,6 @@ func Interleaving(tr *trace.Trace, cols []string, maxRows int) string {
 			continue
 		}
 		cell := r.cell
-		if r.last > r.first {
-			cell += fmt.Sprintf(" (x%d)", r.last-r.first+1)
-		}
 		if len(cell) > width {
 			cell = cell[:width-1] + "~"
 		}
