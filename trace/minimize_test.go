@@ -3,7 +3,9 @@
 package trace
 
 import (
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -177,5 +179,35 @@ func TestCostOf(t *testing.T) {
 	}
 	if !(Cost{1, 9, 9}).Less(Cost{2, 1, 1}) || (Cost{1, 2, 3}).Less(Cost{1, 2, 3}) || !(Cost{1, 2, 2}).Less(Cost{1, 2, 3}) {
 		t.Fatal("Less is not lexicographic")
+	}
+}
+
+func TestMoves(t *testing.T) {
+	var us []unit
+	for i, g := range []string{"A", "B", "A", "C", "B"} {
+		us = append(us, unit{step: Entry{G: g, Site: fmt.Sprint(i)}})
+	}
+	order := func(us []unit) string {
+		var s []string
+		for _, u := range us {
+			s = append(s, u.step.G+u.step.Site)
+		}
+		return strings.Join(s, " ")
+	}
+	bs := blocks(us)
+	for _, c := range []struct {
+		name string
+		got  []unit
+		want string
+	}{
+		{"pull A2", pull(us, bs, map[int]bool{2: true}), "A0 A2 B1 C3 B4"},
+		{"pull B4", pull(us, bs, map[int]bool{4: true}), "A0 B1 B4 A2 C3"},
+		{"pull A2 B4", pull(us, bs, map[int]bool{2: true, 4: true}), "A0 A2 B1 B4 C3"},
+		{"push A0", push(us, bs, map[int]bool{0: true}), "B1 A0 A2 C3 B4"},
+		{"push B1", push(us, bs, map[int]bool{1: true}), "A0 A2 C3 B1 B4"},
+	} {
+		if got := order(c.got); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
 	}
 }
