@@ -10,6 +10,10 @@ import (
 	"github.com/period-dev/period/trace"
 )
 
+// minimizeSteps bounds the steps all candidates of one minimisation take
+// together (a few seconds), whatever their number.
+const minimizeSteps = 5000000
+
 // minimizeOne shrinks the failing schedule tr (Config.Minimize): it runs
 // candidate schedules with a guide (trace.Minimize says which), keeps the
 // cheapest run that shows the same bug, and writes its record to
@@ -24,6 +28,10 @@ func minimizeOne(t *testing.T, tt Test, cfg Config, tr *trace.Trace, restores []
 	}
 	var last bug
 	try := func(cand []trace.Entry) []trace.Entry {
+		if sum.Steps > minimizeSteps {
+			// A long record: the candidate budget alone could take minutes.
+			return nil
+		}
 		sum.Schedules++
 		rec, b, ok := guidedRun(t, tt, cfg, tr, cand, restores, sum.Schedules)
 		sum.Steps += len(rec)
