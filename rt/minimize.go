@@ -26,7 +26,15 @@ func minimizeOne(t *testing.T, tt Test, cfg Config, tr *trace.Trace, restores []
 	if tr.NoRace {
 		cfg.NoRace = true
 	}
-	var last bug
+	// The bugs of the runs that may be the result (the first, of the
+	// record itself, and the cheapest), so that the result needs no run of
+	// its own to get its message (which goroutines deadlocked, the racing
+	// pair). Only these records are kept: a long one is large.
+	type found struct {
+		rec []trace.Entry
+		b   bug
+	}
+	var first, cheapest found
 	try := func(cand []trace.Entry) []trace.Entry {
 		if sum.Steps > minimizeSteps {
 			// A long record: the candidate budget alone could take minutes.
@@ -38,15 +46,18 @@ func minimizeOne(t *testing.T, tt Test, cfg Config, tr *trace.Trace, restores []
 		if !ok {
 			return nil
 		}
-		last = b
+		if first.rec == nil {
+			first = found{rec, b}
+		}
+		if cheapest.rec == nil || trace.CostOf(rec).Less(trace.CostOf(cheapest.rec)) {
+			cheapest = found{rec, b}
+		}
 		return rec
 	}
 	best, _ := trace.Minimize(tr.Entries, cfg.Minimize, try)
-	// The bug's message (which goroutines deadlocked, the racing pair) is
-	// that of the run that produced best: run it once more to get it.
-	rec, b, ok := guidedRun(t, tt, cfg, tr, best, restores, sum.Schedules+1)
-	if !ok || trace.CostOf(rec) != trace.CostOf(best) {
-		b, rec = last, best
+	rec, b := best, first.b
+	if len(best) > 0 && len(cheapest.rec) > 0 && &cheapest.rec[0] == &best[0] {
+		b = cheapest.b
 	}
 	min := *tr
 	min.Entries = rec
