@@ -12,7 +12,7 @@ import (
 
 // minimizeSteps bounds the steps all candidates of one minimisation take
 // together (a few seconds), whatever their number.
-const minimizeSteps = 5000000
+const minimizeSteps = 3000000
 
 // minimizeOne shrinks the failing schedule tr (Config.Minimize): it runs
 // candidate schedules with a guide (trace.Minimize says which), keeps the

@@ -31,8 +31,12 @@ func MinFileName(file string) string {
 	return base + ".min" + ext
 }
 
+// maxMinimizeSteps is the longest record minimised.
+const maxMinimizeSteps = 500000
+
 // ErrNotMinimizable reports records that are not shrunk: hangs (their
-// length is the bug) and schedules that killed the test process.
+// length is the bug), schedules that killed the test process, and records
+// too long to shrink in seconds.
 var ErrNotMinimizable = errors.New("not minimised")
 
 // Minimize shrinks the failing schedule of the replay file with at most
@@ -48,6 +52,10 @@ func Minimize(ctx context.Context, b Binary, file string, budget int, opts Optio
 	m := Minimized{File: MinFileName(file), Before: trace.CostOf(tr.Entries)}
 	if tr.Kind == "hang" || strings.HasPrefix(tr.Message, "the test process died") || m.Before.Steps == 0 {
 		return m, fmt.Errorf("%w: a %s is kept as recorded", ErrNotMinimizable, tr.Kind)
+	}
+	if m.Before.Steps > maxMinimizeSteps {
+		// Too few candidates of this length fit rt's step cap to shrink it.
+		return m, fmt.Errorf("%w: %d steps are too many to minimise", ErrNotMinimizable, m.Before.Steps)
 	}
 	work, err := os.MkdirTemp("", "period-min-")
 	if err != nil {
