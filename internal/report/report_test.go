@@ -173,3 +173,16 @@ func TestResultText(t *testing.T) {
 		t.Errorf("-v does not list every step:\n%s", v)
 	}
 }
+
+func TestInterleavingFoldsLoops(t *testing.T) {
+	tr := &trace.Trace{Dir: module(t), Entries: []trace.Entry{step("0", "start", "test")}}
+	for i := 0; i < 100; i++ {
+		tr.Entries = append(tr.Entries, step("0.1", "lock", "p/p.go:4"), step("0.1", "write", "p/p.go:5"))
+	}
+	tr.Entries = append(tr.Entries, step("0", "send", "p/p.go:6"))
+	got := Interleaving(tr, []string{"0", "0.1"}, 0)
+	lines := strings.Split(strings.TrimRight(got, "\n"), "\n")
+	if len(lines) != 6 || !strings.Contains(lines[4], "4-201") || !strings.Contains(lines[4], "the 2 rows above repeat 99 more times") || !strings.Contains(lines[5], "send") {
+		t.Fatalf("a loop of 100 iterations is not folded:\n%s", got)
+	}
+}

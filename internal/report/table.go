@@ -239,10 +239,11 @@ func Interleaving(tr *trace.Trace, cols []string, maxRows int) string {
 	}
 	type row struct {
 		first, last int // step numbers, 1-based
-		c           int // column, -1: other goroutines
+		c           int // column, -1: other goroutines, -2: a loop folded
 		cell        string
 		site        string
 		others      map[string]bool
+		period, n   int // folded loop: the rows above repeat n more times
 	}
 	var rows []row
 	for i, e := range steps {
@@ -266,6 +267,37 @@ func Interleaving(tr *trace.Trace, cols []string, maxRows int) string {
 		}
 		rows = append(rows, row{first: i + 1, last: i + 1, c: c, cell: cell, site: e.Site})
 	}
+	// A loop (a ticker's select, lock, unlock a thousand times) is shown
+	// once, then folded into one row.
+	same := func(a, b row) bool { return a.c >= 0 && a.c == b.c && a.cell == b.cell && a.last-a.first == b.last-b.first }
+	var folded []row
+	for i := 0; i < len(rows); {
+		done := false
+		for k := 1; k <= 6 && !done; k++ {
+			m := 0
+			for i+(m+2)*k <= len(rows) {
+				ok := true
+				for j := 0; j < k && ok; j++ {
+					ok = same(rows[i+j], rows[i+(m+1)*k+j])
+				}
+				if !ok {
+					break
+				}
+				m++
+			}
+			if m >= 2 {
+				folded = append(folded, rows[i:i+k]...)
+				folded = append(folded, row{first: rows[i+k].first, last: rows[i+(m+1)*k-1].last, c: -2, period: k, n: m})
+				i += (m + 1) * k
+				done = true
+			}
+		}
+		if !done {
+			folded = append(folded, rows[i])
+			i++
+		}
+	}
+	rows = folded
 	width := 10
 	for i := range rows {
 		if r := &rows[i]; r.c >= 0 {
@@ -297,6 +329,10 @@ func Interleaving(tr *trace.Trace, cols []string, maxRows int) string {
 			num = "*" + num // the step at the bug's location
 		}
 		line := fmt.Sprintf("%6s  ", num)
+		if r.c == -2 {
+			b.WriteString(line + fmt.Sprintf("(the %d row%s above repeat%s %d more times)\n", r.period, plural(r.period), map[bool]string{true: "s", false: ""}[r.period == 1], r.n))
+			continue
+		}
 		if r.c < 0 {
 			n := r.last - r.first + 1
 			line += fmt.Sprintf("(%d step%s of %d other goroutine%s)", n, plural(n), len(r.others), plural(len(r.others)))
