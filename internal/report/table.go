@@ -269,7 +269,9 @@ func Interleaving(tr *trace.Trace, cols []string, maxRows int) string {
 	}
 	// A loop (a ticker's select, lock, unlock a thousand times) is shown
 	// once, then folded into one row.
-	same := func(a, b row) bool { return a.c >= 0 && a.c == b.c && a.cell == b.cell && a.last-a.first == b.last-b.first }
+	same := func(a, b row) bool {
+		return a.c >= 0 && a.c == b.c && a.cell == b.cell && a.last-a.first == b.last-b.first
+	}
 	var folded []row
 	for i := 0; i < len(rows); {
 		done := false
