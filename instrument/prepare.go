@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,6 +49,16 @@ type PrepareOptions struct {
 	Dir      string   // directory the patterns are relative to (the user's cwd)
 	Patterns []string // package patterns as given on the command line ("./pkg/...")
 	WorkDir  string   // scratch directory for rewritten files, overlay JSON, extracted runtime
+	Tags     string   // build tags, as go test -tags (comma-separated)
+
+	// Instrument selects the packages of other modules that are
+	// instrumented: "" or "all" (every package of the build but the
+	// standard library), "module" (the main module only), or
+	// comma-separated import path patterns ("example.com/lib/...").
+	// Uninstrumented patterns are left out of it. The main module is
+	// always instrumented.
+	Instrument     string
+	Uninstrumented []string
 }
 
 // TestPackage is one package ready to be built as an instrumented test binary.
@@ -61,6 +72,9 @@ type TestPackage struct {
 	Notes          []Note
 
 	buildFlags []string
+	depFiles   map[string][]string // instrumented dependency -> its files in the overlay
+	replaces   map[string]string   // module[@version] -> the link standing for its module cache directory
+	linkFiles  map[string]string   // overlay entries for files a link lacks (a synthesized go.mod)
 }
 
 // Prepare loads the packages matched by opts.Patterns, rewrites them and the
@@ -92,12 +106,23 @@ func Prepare(opts PrepareOptions) ([]*TestPackage, error) {
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
+	var flags []string
+	if opts.Tags != "" {
+		flags = append(flags, "-tags="+opts.Tags)
+	}
+	sel, err := newDepSelector(opts.Instrument, opts.Uninstrumented)
+	if err != nil {
+		return nil, err
+	}
 	p := &preparer{
-		dir:     dir,
-		work:    work,
-		done:    map[string]*rewritten{},
-		goMods:  map[string]string{},
-		seenPkg: map[string]bool{},
+		modCache: goModCache(dir),
+		deps:     sel,
+		flags:    flags,
+		dir:      dir,
+		work:     work,
+		done:     map[string]*rewritten{},
+		goMods:   map[string]string{},
+		seenPkg:  map[string]bool{},
 	}
 	var out []*TestPackage
 	for _, pat := range patterns {
@@ -105,7 +130,7 @@ func Prepare(opts PrepareOptions) ([]*TestPackage, error) {
 		if err != nil {
 			return nil, err
 		}
-		pkgs, err := load(loadDir, true, rel)
+		pkgs, err := load(loadDir, true, p.flags, rel)
 		if err != nil {
 			return nil, fmt.Errorf("loading %s: %v", pat, err)
 		}
@@ -127,28 +152,94 @@ func Prepare(opts PrepareOptions) ([]*TestPackage, error) {
 // Build compiles the instrumented test binary into out. Compile errors come
 // back as an error whose text is the compiler's output; thanks to the overlay
 // (and the rewriter's //line directives) it names the user's original files.
+//
+// A dependency of another module whose instrumented copy does not compile
+// is built as it is instead (with a note, and listed in Uninstrumented):
+// the user's package still gets tested.
 func (p *TestPackage) Build(ctx context.Context, out string) error {
 	out, err := filepath.Abs(out)
 	if err != nil {
 		return err
 	}
-	args := append([]string{"test", "-c", "-overlay=" + p.Overlay, "-vet=off"}, p.buildFlags...)
-	cmd := exec.CommandContext(ctx, "go", append(args, "-o", out)...)
-	cmd.Dir = p.Dir
-	var buf bytes.Buffer
-	cmd.Stdout = &buf
-	cmd.Stderr = &buf
-	if err := cmd.Run(); err != nil {
+	for {
+		args := append([]string{"test", "-c", "-overlay=" + p.Overlay, "-vet=off"}, p.buildFlags...)
+		cmd := exec.CommandContext(ctx, "go", append(args, "-o", out)...)
+		cmd.Dir = p.Dir
+		var buf bytes.Buffer
+		cmd.Stdout = &buf
+		cmd.Stderr = &buf
+		err := cmd.Run()
+		if err == nil {
+			return nil
+		}
 		msg := strings.TrimSpace(buf.String())
 		if msg == "" {
 			msg = err.Error()
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("building %s: %v", p.ImportPath, ctx.Err())
+		}
+		dropped, derr := p.dropBrokenDeps(msg)
+		if derr != nil {
+			return derr
+		}
+		if dropped {
+			continue
 		}
 		if native := p.buildNative(ctx); native != nil {
 			return fmt.Errorf("building %s: the package does not compile (go test fails the same way):\n%s", p.ImportPath, native)
 		}
 		return fmt.Errorf("building %s: the package compiles under go test but not once instrumented: this is a defect of Period (please report it with these lines). Positions are those of the original source; _prt names Period's runtime, which the construct at that line was rewritten to call:\n%s", p.ImportPath, explainBuildErrors(p.Dir, msg))
 	}
-	return nil
+}
+
+// dropBrokenDeps takes out of the overlay every instrumented dependency the
+// compiler's output msg names ("# import/path" heads its errors), and says
+// whether it took any.
+func (p *TestPackage) dropBrokenDeps(msg string) (bool, error) {
+	var broken []string
+	first := map[string]string{} // the package's first error, for the note
+	cur := ""
+	for _, line := range strings.Split(msg, "\n") {
+		head, ok := strings.CutPrefix(line, "# ")
+		if !ok {
+			if cur != "" && first[cur] == "" {
+				first[cur] = strings.TrimSpace(line)
+			}
+			continue
+		}
+		path, _, _ := strings.Cut(head, " ")
+		cur = ""
+		if _, ok := p.depFiles[path]; ok {
+			broken = append(broken, path)
+			cur = path
+		}
+	}
+	if len(broken) == 0 {
+		return false, nil
+	}
+	data, err := os.ReadFile(p.Overlay)
+	if err != nil {
+		return false, err
+	}
+	var ov struct{ Replace map[string]string }
+	if err := json.Unmarshal(data, &ov); err != nil {
+		return false, fmt.Errorf("%s: %v", p.Overlay, err)
+	}
+	for _, path := range broken {
+		for _, f := range p.depFiles[path] {
+			delete(ov.Replace, f)
+		}
+		delete(p.depFiles, path)
+		p.Instrumented = slices.DeleteFunc(p.Instrumented, func(s string) bool { return s == path })
+		p.Uninstrumented = append(p.Uninstrumented, path)
+		p.Notes = append(p.Notes, Note{Pos: token.Position{Filename: path}, Msg: "not instrumented: its instrumented copy does not compile (a defect of Period: please report it); it runs uncontrolled. The compiler said: " + first[path]})
+	}
+	sort.Strings(p.Uninstrumented)
+	if data, err = json.MarshalIndent(ov, "", "\t"); err != nil {
+		return false, err
+	}
+	return true, os.WriteFile(p.Overlay, data, 0o644)
 }
 
 // buildNative compiles the test binary without instrumentation, to tell a
@@ -251,12 +342,13 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 	packages.NeedImports | packages.NeedModule | packages.NeedForTest |
 	packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedTypesSizes
 
-func load(dir string, tests bool, patterns ...string) ([]*packages.Package, error) {
+func load(dir string, tests bool, flags []string, patterns ...string) ([]*packages.Package, error) {
 	cfg := &packages.Config{
-		Mode:  loadMode,
-		Dir:   dir,
-		Tests: tests,
-		Fset:  token.NewFileSet(),
+		Mode:       loadMode,
+		Dir:        dir,
+		Tests:      tests,
+		Fset:       token.NewFileSet(),
+		BuildFlags: flags,
 	}
 	return packages.Load(cfg, patterns...)
 }
@@ -349,7 +441,10 @@ type rewritten struct {
 }
 
 type preparer struct {
-	dir       string // the user's directory: load errors name files relative to it
+	deps      depSelector
+	modCache  string   // GOMODCACHE, where the overlay may not replace files
+	flags     []string // build flags of the user's (-tags): loading and building alike
+	dir       string   // the user's directory: load errors name files relative to it
 	work      string
 	done      map[string]*rewritten // original path -> result, shared by all packages
 	goMods    map[string]string     // module dir -> overlaid go.mod ("" for our own module)
@@ -386,10 +481,10 @@ func (u *testUnit) hasTests() bool {
 	return len(u.inTests)+len(u.xTests) > 0
 }
 
-// walk finds the packages of the unit's own module that it depends on
-// (which get instrumented too) and the non-standard packages of other
-// modules (which stay uncontrolled).
-func (u *testUnit) walk() error {
+// walk finds the packages the unit depends on that get instrumented too
+// (those of its own module, and those of other modules deps selects) and
+// the non-standard packages that stay uncontrolled.
+func (u *testUnit) walk(deps depSelector) error {
 	mod := u.base.Module
 	if !mod.Main {
 		return fmt.Errorf("%s is not in the main module: run period inside module %s", u.base.PkgPath, mod.Path)
@@ -412,9 +507,9 @@ func (u *testUnit) walk() error {
 		switch {
 		case q.Module == nil:
 			// standard library
-		case q.Module.Path != mod.Path:
-			others[q.PkgPath] = true
 		case q.Module.Path == runtimeModule && isRuntimePackage(q.PkgPath):
+		case q.Module.Path != mod.Path && !deps.selects(q):
+			others[q.PkgPath] = true
 		case q.PkgPath == u.base.PkgPath || q == u.xtest || added[q.PkgPath]:
 		default:
 			added[q.PkgPath] = true
@@ -468,7 +563,7 @@ func (p *preparer) prepareAll(loadDir string, pkgs []*packages.Package) ([]*Test
 			continue
 		}
 		p.seenPkg[path] = true
-		if err := u.walk(); err != nil {
+		if err := u.walk(p.deps); err != nil {
 			return nil, err
 		}
 		todo = append(todo, u)
@@ -484,7 +579,7 @@ func (p *preparer) prepareAll(loadDir string, pkgs []*packages.Package) ([]*Test
 	}
 	if len(missing) > 0 {
 		sort.Strings(missing)
-		loaded, err := load(loadDir, false, missing...)
+		loaded, err := load(loadDir, false, p.flags, missing...)
 		if err != nil {
 			return nil, fmt.Errorf("loading dependencies: %v", err)
 		}
@@ -531,6 +626,7 @@ func (p *preparer) prepareUnit(u *testUnit) (*TestPackage, error) {
 		GoVersion:      mod.GoVersion,
 		Tests:          append(append([]string(nil), u.inTests...), u.xTests...),
 		Uninstrumented: u.uninstrumented,
+		buildFlags:     append([]string(nil), p.flags...),
 	}
 	for _, q := range []*packages.Package{u.base, u.xtest} {
 		if q == nil {
@@ -581,7 +677,10 @@ func (p *preparer) prepareUnit(u *testUnit) (*TestPackage, error) {
 
 	// The runtime, for modules other than Period's own.
 	if mod.Path != runtimeModule {
-		gomod, err := p.goModOverlay(mod)
+		for k, v := range tp.linkFiles {
+			overlay[k] = v
+		}
+		gomod, err := p.goModOverlay(mod, tp.replaces)
 		if err != nil {
 			return nil, err
 		}
@@ -633,7 +732,15 @@ func (p *preparer) rewritePackage(q *packages.Package, tp *TestPackage, overlay 
 	if prefix == "./" {
 		prefix = ""
 	}
-	opts := RewriteOptions{RTPath: rtPath, GoVersion: q.Module.GoVersion, SitePrefix: prefix, Globals: true}
+	dep := q.Module.Path != tp.ModulePath
+	if dep {
+		prefix = depSitePrefix(q)
+	}
+	goVersion := q.Module.GoVersion
+	if goVersion == "" {
+		goVersion = "1.16" // what the go command assumes without a go directive
+	}
+	opts := RewriteOptions{RTPath: rtPath, GoVersion: goVersion, SitePrefix: prefix, Globals: true}
 	for i, file := range q.Syntax {
 		orig := q.CompiledGoFiles[i]
 		r := p.done[orig]
@@ -642,8 +749,9 @@ func (p *preparer) rewritePackage(q *packages.Package, tp *TestPackage, overlay 
 			// state after init before every schedule; those of test files
 			// are the tests' own bookkeeping (a sync.Once guarding a
 			// registration, a counter of calls) and carry over, as under
-			// go test -count=N. docs/state.md says why.
-			opts.Globals = !strings.HasSuffix(orig, "_test.go")
+			// go test -count=N. Those of other modules carry over too, as
+			// the standard library's do. docs/state.md says why.
+			opts.Globals = !dep && !strings.HasSuffix(orig, "_test.go")
 			r, err = p.rewriteOne(q, file, orig, opts)
 			if err != nil {
 				return err
@@ -652,7 +760,17 @@ func (p *preparer) rewritePackage(q *packages.Package, tp *TestPackage, overlay 
 		}
 		tp.Notes = append(tp.Notes, r.notes...)
 		if r.replacement != "" {
-			overlay[orig] = r.replacement
+			at := orig
+			if dep {
+				if at, err = p.depOverlayPath(q, orig, tp); err != nil {
+					return err
+				}
+				if tp.depFiles == nil {
+					tp.depFiles = map[string][]string{}
+				}
+				tp.depFiles[q.PkgPath] = append(tp.depFiles[q.PkgPath], at)
+			}
+			overlay[at] = r.replacement
 		}
 	}
 	return nil

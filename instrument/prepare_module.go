@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 
 	period "github.com/period-dev/period"
 	"golang.org/x/tools/go/packages"
@@ -90,10 +91,15 @@ func hasFiles(dir string) bool {
 }
 
 // goModOverlay writes a copy of the module's go.mod that requires Period's
-// runtime and replaces it with the extracted directory. A directory
-// replacement needs no go.sum entry.
-func (p *preparer) goModOverlay(mod *packages.Module) (string, error) {
-	if path, ok := p.goMods[mod.Dir]; ok {
+// runtime and replaces it with the extracted directory, and replaces each
+// module of replaces (instrumented dependencies from the module cache) with
+// its link. A directory replacement needs no go.sum entry.
+func (p *preparer) goModOverlay(mod *packages.Module, replaces map[string]string) (string, error) {
+	key := mod.Dir
+	for _, m := range keysOf(replaces) {
+		key += "\n" + m
+	}
+	if path, ok := p.goMods[key]; ok {
 		return path, nil
 	}
 	if mod.GoMod == "" {
@@ -107,20 +113,23 @@ func (p *preparer) goModOverlay(mod *packages.Module) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	out := filepath.Join(p.work, "gomod", url.PathEscape(mod.Path), "go.mod")
+	out := filepath.Join(p.work, "gomod", url.PathEscape(mod.Path), strconv.Itoa(len(p.goMods)), "go.mod")
 	if err := writeFile(out, data); err != nil {
 		return "", err
 	}
-	cmd := exec.Command("go", "mod", "edit",
-		"-require="+runtimeModule+"@"+runtimeVersion,
-		"-replace="+runtimeModule+"="+rtDir,
-		out)
+	args := []string{"mod", "edit",
+		"-require=" + runtimeModule + "@" + runtimeVersion,
+		"-replace=" + runtimeModule + "=" + rtDir}
+	for _, m := range keysOf(replaces) {
+		args = append(args, "-replace="+m+"="+replaces[m])
+	}
+	cmd := exec.Command("go", append(args, out)...)
 	cmd.Dir = filepath.Dir(out)
 	var buf bytes.Buffer
 	cmd.Stderr = &buf
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("editing a copy of %s: %v: %s", mod.GoMod, err, buf.String())
 	}
-	p.goMods[mod.Dir] = out
+	p.goMods[key] = out
 	return out, nil
 }

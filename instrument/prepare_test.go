@@ -77,6 +77,7 @@ func TestPrepareBuildRun(t *testing.T) {
 		ran            []string // marks, sorted
 		instrumented   []string
 		uninstrumented []string
+		instrument     string // PrepareOptions.Instrument
 	}{
 		{
 			module: "mod113", goVersion: "1.13", pkg: "example.com/mod113/counter",
@@ -91,14 +92,16 @@ func TestPrepareBuildRun(t *testing.T) {
 			instrumented: []string{"example.com/mod122/queue", "example.com/mod122/util"},
 		},
 		{
+			// A required module (by a replace directive) is instrumented too.
 			module: "modreq", goVersion: "1.22", pkg: "example.com/modreq/app",
 			tests: []string{"TestQuad"}, ran: []string{"app.TestQuad"},
-			instrumented: []string{"example.com/modreq/app"}, uninstrumented: []string{"example.com/helper"},
+			instrumented: []string{"example.com/helper", "example.com/modreq/app"},
 		},
 		{
 			module: "modreq113", goVersion: "1.13", pkg: "example.com/modreq113/app",
 			tests: []string{"TestQuad"}, ran: []string{"app.TestQuad"},
 			instrumented: []string{"example.com/modreq113/app"}, uninstrumented: []string{"example.com/helper"},
+			instrument: "module",
 		},
 	}
 	for _, c := range cases {
@@ -107,7 +110,7 @@ func TestPrepareBuildRun(t *testing.T) {
 			t.Parallel()
 			before := treeHashes(t, prepareData)
 			work := t.TempDir()
-			tps, err := Prepare(PrepareOptions{Dir: prepareData, Patterns: []string{"./" + c.module + "/..."}, WorkDir: work})
+			tps, err := Prepare(PrepareOptions{Dir: prepareData, Patterns: []string{"./" + c.module + "/..."}, WorkDir: work, Instrument: c.instrument})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -495,5 +498,81 @@ func TestRuntimeFiles(t *testing.T) {
 		if sort.SearchStrings(embedded, want) == len(embedded) || embedded[sort.SearchStrings(embedded, want)] != want {
 			t.Errorf("%s is not embedded", want)
 		}
+	}
+}
+
+// A dependency whose instrumented copy does not compile is built as it is,
+// with a note, and the package under test still builds and runs.
+func TestBrokenDependencyRewriteFallsBack(t *testing.T) {
+	withRewrite(t, func(fset *token.FileSet, file *ast.File, pkg *types.Package, info *types.Info, opts RewriteOptions) ([]byte, bool, []Note, error) {
+		out, changed, notes, err := Rewrite(fset, file, pkg, info, opts)
+		if err == nil && pkg.Path() == "example.com/helper" {
+			if !changed {
+				var buf bytes.Buffer
+				format.Node(&buf, fset, file)
+				out = buf.Bytes()
+			}
+			out, changed = append(out, "\nvar _ int = \"broken\"\n"...), true
+		}
+		return out, changed, notes, err
+	})
+	work := t.TempDir()
+	tps, err := Prepare(PrepareOptions{Dir: prepareData, Patterns: []string{"./modreq/..."}, WorkDir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp := tps[0]
+	if fmt.Sprint(tp.Instrumented) != "[example.com/helper example.com/modreq/app]" {
+		t.Fatalf("Instrumented = %v before the build", tp.Instrumented)
+	}
+	bin := filepath.Join(work, "pkg.test")
+	if err := tp.Build(context.Background(), bin); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(tp.Instrumented) != "[example.com/modreq/app]" || fmt.Sprint(tp.Uninstrumented) != "[example.com/helper]" {
+		t.Errorf("after the build: Instrumented %v, Uninstrumented %v", tp.Instrumented, tp.Uninstrumented)
+	}
+	noted := false
+	for _, n := range tp.Notes {
+		noted = noted || strings.HasPrefix(n.String(), "example.com/helper: not instrumented")
+	}
+	if !noted {
+		t.Errorf("no note about the dependency built as it is: %v", tp.Notes)
+	}
+	if ran, out := runDriver(t, tp, bin); fmt.Sprint(ran) != "[app.TestQuad]" {
+		t.Errorf("ran %v:\n%s", ran, out)
+	}
+}
+
+func TestDepSelector(t *testing.T) {
+	cases := []struct {
+		instrument string
+		un         []string
+		path       string
+		want       bool
+	}{
+		{"", nil, "example.com/a", true},
+		{"all", []string{"example.com/a/..."}, "example.com/a/b", false},
+		{"all", []string{"example.com/a/..."}, "example.com/ab", true},
+		{"module", nil, "example.com/a", false},
+		{"example.com/a/...,example.com/c", nil, "example.com/a", true},
+		{"example.com/a/...,example.com/c", nil, "example.com/c/d", false},
+	}
+	for _, c := range cases {
+		d, err := newDepSelector(c.instrument, c.un)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := &packages.Package{PkgPath: c.path, Dir: "/m/x", Module: &packages.Module{Path: "example.com", Dir: "/m"}}
+		if got := d.selects(q); got != c.want {
+			t.Errorf("-instrument=%q -uninstrumented=%q: selects(%s) = %v, want %v", c.instrument, c.un, c.path, got, c.want)
+		}
+	}
+	asm := &packages.Package{PkgPath: "example.com/a", Dir: "/m", Module: &packages.Module{Path: "example.com/a", Dir: "/m"}, OtherFiles: []string{"/m/x_amd64.s"}}
+	if d, _ := newDepSelector("", nil); d.selects(asm) {
+		t.Error("a package with assembly is selected")
+	}
+	if _, err := newDepSelector(",", nil); err == nil {
+		t.Error("-instrument=, is accepted")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 )
 
 // This file rewrites calls: builtins (close, delete), the functions and
@@ -20,7 +21,7 @@ var timeFuncs = map[string]bool{
 	"context.WithTimeout": false, "context.WithDeadline": false,
 	"context.WithTimeoutCause": false, "context.WithDeadlineCause": false,
 	"sync.OnceFunc": false, "sync.OnceValue": false, "sync.OnceValues": false, "sync.NewCond": false,
-	"runtime.Gosched": true, "os.Exit": true,
+	"runtime.Gosched": true, "os.Exit": true, "testing.Verbose": false,
 	"testing/synctest.Test": true, "testing/synctest.Wait": true,
 }
 
@@ -50,6 +51,14 @@ var methodHooks = map[string]string{
 }
 
 var noSite = map[string]bool{"RLocker": true}
+
+// lateHooks are the testing methods that panic under go test when called
+// after the test completed (rt/tlog.go): rt.TLog(t, args...).
+var lateHooks = map[string]string{
+	"Log": "TLog", "Logf": "TLogf", "Error": "TError", "Errorf": "TErrorf",
+	"Fatal": "TFatal", "Fatalf": "TFatalf", "Skip": "TSkip", "Skipf": "TSkipf",
+	"Fail": "TFail", "FailNow": "TFailNow",
+}
 
 // call rewrites a call expression. The result is always a *ast.CallExpr
 // (defer and go need one).
@@ -168,6 +177,26 @@ func (r *rewriter) builtin(c *ast.CallExpr) *ast.CallExpr {
 	return c
 }
 
+// atomicHooks are the rt hooks of sync/atomic operations: a load only
+// acquires and reads, a store only releases and writes, the others do both,
+// as `go test -race` annotates them.
+var (
+	atomicHooks = []string{"Atomic", "AtomicLoad", "AtomicStore"}
+	wrapHooks   = []string{"Atomic", "AtomicLoad", "AtomicStore", "SyncMap"} // hooks that wrap a receiver
+)
+
+// atomicHook picks the hook of the sync/atomic function or method name
+// (LoadInt32, Store, CompareAndSwap...).
+func atomicHook(name string) string {
+	switch {
+	case strings.HasPrefix(name, "Load"):
+		return "AtomicLoad"
+	case strings.HasPrefix(name, "Store"):
+		return "AtomicStore"
+	}
+	return "Atomic"
+}
+
 // specialFunc rewrites calls of package functions that have a hook.
 func (r *rewriter) specialFunc(c *ast.CallExpr, fun ast.Expr, fn *types.Func) *ast.CallExpr {
 	path := fn.Pkg().Path()
@@ -175,7 +204,7 @@ func (r *rewriter) specialFunc(c *ast.CallExpr, fun ast.Expr, fn *types.Func) *a
 	pos := c.Pos()
 	if path == "sync/atomic" && len(c.Args) > 0 && r.tupleArg(c) == 0 {
 		r.args(c)
-		c.Args[0] = r.hook(c.Args[0].Pos(), "Atomic", r.site(pos), c.Args[0])
+		c.Args[0] = r.hook(c.Args[0].Pos(), atomicHook(fn.Name()), r.site(pos), c.Args[0])
 		return c
 	}
 	if key == "reflect.Select" {
@@ -232,6 +261,13 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 			out.Rparen = c.Rparen
 			return out
 		}
+		if h, ok := lateHooks[fn.Name()]; ok && fn.Pkg().Path() == "testing" {
+			// tb.Log(...) with tb a testing.TB
+			r.args(c)
+			out := r.hook(pos, h, append([]ast.Expr{r.expr(f.X)}, c.Args...)...)
+			out.Ellipsis, out.Rparen = c.Ellipsis, c.Rparen
+			return out
+		}
 		if fn.Pkg().Path() == "testing" && fn.Name() == "Context" && sig.Params().Len() == 0 {
 			// tb.Context() with tb a testing.TB
 			out := r.hook(pos, "TContext", r.site(pos), r.expr(f.X))
@@ -259,6 +295,19 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 		out.Rparen = c.Rparen
 		return out
 	}
+	if h, ok := lateHooks[fn.Name()]; ok && key == "testing.common."+fn.Name() {
+		// t.Log(...) and the like on a *testing.T, B or F: the hook takes t
+		// itself (a testing.TB, compared with the run's tests). Through a
+		// user type embedding one, the call stays as it is.
+		if p, _ := namedIn(deref(r.info.TypeOf(f.X))); p != "testing" || !isPointer(r.info.TypeOf(f.X)) {
+			return nil
+		}
+		x := r.expr(f.X)
+		r.args(c)
+		out := r.hook(pos, h, append([]ast.Expr{x}, c.Args...)...)
+		out.Ellipsis, out.Rparen = c.Ellipsis, c.Rparen
+		return out
+	}
 	if key == "testing.common.Cleanup" || key == "testing.common.Context" {
 		// t.Cleanup(f) and t.Context(), promoted from testing's unexported
 		// common: the hook takes t itself (a testing.TB).
@@ -283,7 +332,7 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 	wrap := ""
 	switch {
 	case pkg == "sync/atomic":
-		wrap = "Atomic"
+		wrap = atomicHook(fn.Name())
 	case pkg == "sync" && typ == "Map":
 		wrap = "SyncMap"
 	case !hooked:

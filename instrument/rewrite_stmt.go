@@ -58,8 +58,21 @@ func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 		}
 		return &ast.ExprStmt{X: r.hook(s.Arrow, "Send", r.site(s.Arrow), r.expr(s.Chan), r.expr(s.Value))}
 	case *ast.IncDecStmt:
+		op := token.ADD
+		if s.Tok == token.DEC {
+			op = token.SUB
+		}
+		if out := r.splitUpdate(s.X, op, &ast.BasicLit{ValuePos: s.TokPos, Kind: token.INT, Value: "1"}); out != nil {
+			return out
+		}
 		s.X = r.readModifyWrite(s.X)
 	case *ast.AssignStmt:
+		if s.Tok >= token.ADD_ASSIGN && s.Tok <= token.AND_NOT_ASSIGN && len(s.Lhs) == 1 {
+			// x op= y: the op is at the same place in the op= list.
+			if out := r.splitUpdate(s.Lhs[0], s.Tok-token.ADD_ASSIGN+token.ADD, s.Rhs[0]); out != nil {
+				return out
+			}
+		}
 		if r.hoistable(s) {
 			return r.hoist(s)
 		}
@@ -130,6 +143,38 @@ func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 		}
 	}
 	return s
+}
+
+// splitUpdate rewrites x++, x-- and x op= y on instrumented memory into
+//
+//	{ p := &x; v := *rt.R(site, p); *rt.W(site, p) = v op y }
+//
+// so that the read happens at its key point and the write at its own, as on
+// a real machine: another goroutine may write x in between (the lost update
+// of two unsynchronised increments). y is evaluated after both key points,
+// as it would be after the hooks of *W(R(&x)) op= y. Only where a block may
+// stand (not in if/for/switch headers); nil when it does not apply.
+func (r *rewriter) splitUpdate(x ast.Expr, op token.Token, y ast.Expr) ast.Stmt {
+	if r.simple > 0 || !r.isLoc(x) {
+		return nil
+	}
+	if ix, ok := ast.Unparen(x).(*ast.IndexExpr); ok {
+		if _, isMap := under(r.info.TypeOf(ix.X)).(*types.Map); isMap {
+			return nil
+		}
+	}
+	pos := x.Pos()
+	p, v := r.tmp(pos), r.tmp(pos)
+	if y != nil {
+		y = r.expr(y)
+	}
+	read := &ast.StarExpr{Star: pos, X: r.hook(pos, "R", r.site(pos), p)}
+	write := &ast.StarExpr{Star: pos, X: r.hook(pos, "W", r.site(pos), p)}
+	return block(pos,
+		define(pos, []ast.Expr{p}, r.addrOf(x)),
+		define(pos, []ast.Expr{v}, read),
+		&ast.AssignStmt{Lhs: []ast.Expr{write}, TokPos: pos, Tok: token.ASSIGN,
+			Rhs: []ast.Expr{&ast.BinaryExpr{X: v, OpPos: pos, Op: op, Y: paren(y)}}})
 }
 
 // simpleStmt rewrites a statement in a position that takes one simple
@@ -389,12 +434,12 @@ func (r *rewriter) isHook(e ast.Expr, names ...string) (*ast.CallExpr, bool) {
 // rt.Atomic(site, p).M(...) / rt.SyncMap(site, m).M(...).
 func (r *rewriter) wrapped(c *ast.CallExpr) bool {
 	if s, ok := c.Fun.(*ast.SelectorExpr); ok {
-		if _, ok := r.isHook(s.X, "Atomic", "SyncMap"); ok {
+		if _, ok := r.isHook(s.X, wrapHooks...); ok {
 			return true
 		}
 	}
 	if len(c.Args) > 0 {
-		if _, ok := r.isHook(c.Args[0], "Atomic"); ok {
+		if _, ok := r.isHook(c.Args[0], atomicHooks...); ok {
 			return true
 		}
 	}
@@ -416,7 +461,7 @@ func (r *rewriter) bind(c *ast.CallExpr, pos token.Pos, tuple int) []ast.Stmt {
 		return ident(t.Name, e.Pos())
 	}
 	if s, ok := c.Fun.(*ast.SelectorExpr); ok {
-		if h, ok := r.isHook(s.X, "Atomic", "SyncMap"); ok {
+		if h, ok := r.isHook(s.X, wrapHooks...); ok {
 			h.Args[1] = temp(h.Args[1])
 		} else {
 			c.Fun = temp(c.Fun)
@@ -439,7 +484,7 @@ func (r *rewriter) bind(c *ast.CallExpr, pos token.Pos, tuple int) []ast.Stmt {
 		return pre
 	}
 	for i, a := range c.Args {
-		if h, ok := r.isHook(a, "Atomic"); ok && i == 0 {
+		if h, ok := r.isHook(a, atomicHooks...); ok && i == 0 {
 			h.Args[1] = temp(h.Args[1])
 			continue
 		}
@@ -519,11 +564,13 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
 			r.block(s.Body)
 			s.Body.List = append([]ast.Stmt{w}, s.Body.List...)
 		} else {
+			writes := r.loopVarWrites(s)
 			s.X = r.expr(s.X)
 			if s.Tok == token.ASSIGN {
 				s.Key, s.Value = r.path(s.Key), r.path(s.Value)
 			}
 			r.block(s.Body)
+			s.Body.List = append(writes, s.Body.List...)
 		}
 		if lab != nil {
 			lab.Stmt = s
@@ -534,7 +581,9 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
 	pos := s.For
 	c, ok := r.tmp(pos), r.tmp(pos)
 	ch := r.expr(s.X)
+	writes := r.loopVarWrites(s)
 	r.block(s.Body)
+	s.Body.List = append(writes, s.Body.List...)
 	recv := func() ast.Expr { return r.hook(pos, "Recv2", r.site(pos), ident(c.Name, pos)) }
 	var loop ast.Stmt
 	if s.Tok == token.ASSIGN && !isBlank(s.Key) {
@@ -584,6 +633,32 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
 	return block(pos, define(pos, []ast.Expr{c}, ch), loop)
 }
 
+// loopVarWrites announces the writes of for k, v := range x before Go 1.22:
+// one variable serves every iteration and the range statement assigns it
+// each time, so goroutines that captured it race with that assignment (as
+// -race sees). The announcement, rt.W(site, &k) at the top of the body,
+// follows the real assignment with no key point between them.
+func (r *rewriter) loopVarWrites(s *ast.RangeStmt) []ast.Stmt {
+	if s.Tok != token.DEFINE || !versionBefore(r.goVersion, 22) {
+		return nil
+	}
+	var out []ast.Stmt
+	pos := s.For
+	for _, e := range []ast.Expr{s.Key, s.Value} {
+		id, ok := e.(*ast.Ident)
+		if !ok || id.Name == "_" {
+			continue
+		}
+		v, ok := r.info.Defs[id].(*types.Var)
+		if !ok || !r.captured[v] || syncish(v.Type()) {
+			continue
+		}
+		addr := &ast.UnaryExpr{OpPos: pos, Op: token.AND, X: ident(id.Name, pos)}
+		out = append(out, &ast.ExprStmt{X: r.hook(pos, "W", r.site(pos), addr)})
+	}
+	return out
+}
+
 // mapRange rewrites range over a map (or a type parameter whose core type
 // is a map) to iterate in rt.MapKeys order, which does not depend on the
 // process as Go's randomized order does:
@@ -623,8 +698,10 @@ func (r *rewriter) mapRange(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
 		}
 		set.Rhs = append(set.Rhs, call)
 	}
+	writes := r.loopVarWrites(s)
 	x := r.expr(s.X)
 	r.block(s.Body)
+	s.Body.List = append(writes, s.Body.List...)
 	if set != nil {
 		s.Body.List = append([]ast.Stmt{set}, s.Body.List...)
 	}

@@ -159,6 +159,7 @@ type engine struct {
 	steps      int
 	bubble     bool         // inside synctest.Test: the clock is exact (no drift, see now)
 	undrift    int          // steps whose drift is folded into the clock or dropped
+	bubbleAt   int64        // the clock when the synctest bubble began
 	forced     int          // decisions in this run where fairness overrode the strategy (unfairBound)
 	lastEffect int          // the last step whose operation can change state (not a poll: Op.IsPoll)
 	pollYields int          // yields, selects and try-locks since lastEffect
@@ -589,6 +590,9 @@ func (e *engine) allBlocked() {
 	switch {
 	case !e.rootDone:
 		ls := e.describe(stuck)
+		if ls.cause != nil {
+			ls.first = ls.cause // located where the waits close, not at a bystander
+		}
 		e.report(ls.bug("deadlock", "all goroutines are blocked:\n"))
 	case len(stuck) > 0 && e.afterRoot >= timerLeakAdvances:
 		// Woken by timers for ever: most often a goroutine left running by
@@ -651,6 +655,7 @@ type stuckReport struct {
 	lines string
 	first *gstate // the goroutine the report is located at
 	fn    string  // first's function
+	cause *gstate // a goroutine of the cycle (or chain) of waits, if any (stuck.go)
 }
 
 func (ls stuckReport) bug(kind, head string) bug {
@@ -668,7 +673,14 @@ func (e *engine) describe(stuck []*gstate) stuckReport {
 	ls := stuckReport{gs: stuck}
 	funcs := goroutineFuncs(stuck)
 	var b strings.Builder
-	for _, g := range stuck {
+	cycle, edges := e.waitCycle(stuck)
+	waits, ordered := describeWaits(cycle, edges, stuck)
+	b.WriteString(waits)
+	if len(edges) > 0 {
+		ls.cause = edges[0].from
+	}
+	held := e.heldLocks()
+	for _, g := range ordered {
 		what := g.p.op.String()
 		if g.status == gSubtest {
 			what = "t.Run (waiting for its subtest)"
@@ -684,9 +696,15 @@ func (e *engine) describe(stuck []*gstate) stuckReport {
 				fmt.Fprintf(&b, " by %s", c)
 			}
 		}
+		if h := held[g]; len(h) > 0 {
+			fmt.Fprintf(&b, "; holds %s", strings.Join(h, ", "))
+		}
 		b.WriteString("\n")
-		if ls.first == nil && g.path != "0" {
-			ls.first, ls.fn = g, fn
+	}
+	for _, g := range stuck {
+		if g.path != "0" {
+			ls.first, ls.fn = g, entryFunc(funcs[g.goid], g.created)
+			break
 		}
 	}
 	if ls.first == nil && len(stuck) > 0 {
@@ -797,7 +815,7 @@ func (e *engine) exit(g *gstate, r any, normal bool) {
 		return
 	}
 	if r != nil {
-		e.reportEnd(g, bug{kind: "panic", message: fmt.Sprintf("panic in goroutine g%s: %v\n%s", g.path, r, cleanStack(stack)), location: panicLocation(stack)})
+		e.reportEnd(g, bug{kind: "panic", message: fmt.Sprintf("panic in goroutine g%s%s: %v\n%s", g.path, e.afterTest(), r, cleanStack(stack)), location: panicLocation(stack)})
 		e.stop()
 		return
 	}

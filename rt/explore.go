@@ -4,6 +4,7 @@ package rt
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -36,8 +38,18 @@ type Config struct {
 	Budget   int
 	Continue bool // keep exploring after a bug; report each distinct bug once
 	Focus    string
-	NoRace   bool // turn data-race detection off
-	Parallel bool // strategies that release runs (PERIOD's last period) run them free: see free.go
+	NoRace   bool   // turn data-race detection off
+	Short    bool   // testing.Short() is true, as under go test -short
+	Tags     string // build tags of the binary (recorded in replay files)
+	// Instrument and Uninstrumented say which dependencies the binary
+	// controls (recorded in replay files, so that a replay builds the same).
+	Instrument     string   `json:",omitempty"`
+	Uninstrumented []string `json:",omitempty"`
+	// Prelude names tests to run once each, natively and in this order,
+	// before any is explored: those go test runs before the explored test,
+	// so that a fresh process gives it the package state go test gives it.
+	Prelude  []string `json:",omitempty"`
+	Parallel bool     // strategies that release runs (PERIOD's last period) run them free: see free.go
 
 	MaxSteps int // steps per schedule before a hang is reported
 	// AdaptiveSteps derives the step limit from the test itself (the user
@@ -226,6 +238,19 @@ func Globals(snapshot func() (restore func())) bool {
 	return true
 }
 
+// exploring is set while Explore drives the tests of this process.
+var exploring atomic.Bool
+
+// Verbose is testing.Verbose(). The driver runs with -test.v (the runner
+// reads the tests' log lines); the tests it explores see what they would
+// see under go test without -v: Period shows no log of a passing run.
+func Verbose() bool {
+	if exploring.Load() {
+		return false
+	}
+	return testing.Verbose()
+}
+
 // Explore runs each test under the controlled scheduler, configured by the
 // period command through PERIOD_CONFIG.
 func Explore(t *testing.T, tests []Test) {
@@ -233,6 +258,8 @@ func Explore(t *testing.T, tests []Test) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	exploring.Store(true)
+	defer exploring.Store(false)
 	var out *resultWriter
 	if cfg.Results != "" {
 		f, err := os.OpenFile(cfg.Results, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -252,9 +279,18 @@ func Explore(t *testing.T, tests []Test) {
 	for _, snap := range globals {
 		restores = append(restores, snap())
 	}
+	runPrelude(t, tests, cfg.Prelude)
 	var rep *trace.Trace
 	if cfg.Replay != "" {
 		if rep, err = trace.ReadFile(cfg.Replay); err != nil {
+			t.Fatal(err)
+		}
+		cfg.Short, cfg.Tags, cfg.Instrument, cfg.Uninstrumented = rep.Short, rep.Tags, rep.Instrument, rep.Uninstrumented
+	}
+	// The runner passes -short in the configuration, so that a replay file
+	// can carry it too; package testing reads the flag when a test asks.
+	if cfg.Short {
+		if err := flag.Set("test.short", "true"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -282,6 +318,7 @@ func Explore(t *testing.T, tests []Test) {
 }
 
 func (e *engine) resetRun(idx int) {
+	e.restartClock() // before the previous run's clock is reset
 	e.runIdx = idx
 	e.gs = e.gs[:0]
 	e.byGoid = map[int64]*gstate{}
@@ -516,8 +553,31 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 func (e *engine) traceOf(cfg Config, test string, schedule int, b bug) *trace.Trace {
 	return &trace.Trace{
 		Package: cfg.Package, Dir: cfg.Dir, Test: test, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound, NoRace: cfg.NoRace,
+		Short: cfg.Short, Tags: cfg.Tags, Instrument: cfg.Instrument, Uninstrumented: cfg.Uninstrumented,
 		Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
 		Shared: e.mem.sharedSites(), Entries: e.entries(b.upTo),
+	}
+}
+
+// runPrelude runs the tests named, once each and uncontrolled, as go test
+// would before the explored one; what they report is not Period's concern
+// (go test reports it), so failures and panics are ignored.
+func runPrelude(t *testing.T, tests []Test, names []string) {
+	if len(names) == 0 {
+		return
+	}
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	for _, tt := range tests {
+		if !want[tt.Name] {
+			continue
+		}
+		t.Run(tt.Name, func(t *testing.T) {
+			defer func() { recover() }()
+			tt.F(t)
+		})
 	}
 }
 

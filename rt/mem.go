@@ -57,6 +57,10 @@ func (e *engine) access(site string, p unsafe.Pointer, write bool) {
 	if md != modeControl {
 		return
 	}
+	kind := plainRead
+	if write {
+		kind = plainWrite
+	}
 	addr := uintptr(p)
 	m := &e.mem
 	info := m.addrs[addr]
@@ -73,7 +77,7 @@ func (e *engine) access(site string, p unsafe.Pointer, write bool) {
 	}
 	if !info.multi && !m.shared[site] {
 		if e.race.on {
-			e.checkAccess(g, p, site, write)
+			e.checkAccess(g, p, site, kind)
 		}
 		if len(info.sites) < 8 && (len(info.sites) == 0 || info.sites[len(info.sites)-1] != site) {
 			info.sites = append(info.sites, site)
@@ -88,7 +92,7 @@ func (e *engine) access(site string, p unsafe.Pointer, write bool) {
 	g.p = pending{op: op, site: site, obj: addr}
 	e.point(g)
 	if e.race.on {
-		e.checkAccess(g, p, site, write)
+		e.checkAccess(g, p, site, kind)
 	}
 	e.mu.Unlock()
 }
@@ -127,8 +131,17 @@ func MapW[M ~map[K]V, K comparable, V any](site string, m M) M {
 	return m
 }
 
-// Atomic is the key point before a sync/atomic operation on p (a pointer); it returns p.
-func Atomic[P any](site string, p P) P {
+// Atomic is the key point before a sync/atomic read-modify-write operation
+// (Add, Swap, CompareAndSwap, And, Or) on p (a pointer); it returns p.
+func Atomic[P any](site string, p P) P { return atomicOp(site, p, atomicRMW) }
+
+// AtomicLoad is the key point before a sync/atomic Load on p; it returns p.
+func AtomicLoad[P any](site string, p P) P { return atomicOp(site, p, atomicLoad) }
+
+// AtomicStore is the key point before a sync/atomic Store on p; it returns p.
+func AtomicStore[P any](site string, p P) P { return atomicOp(site, p, atomicStore) }
+
+func atomicOp[P any](site string, p P, kind accessKind) P {
 	e := eng
 	if !e.active.Load() {
 		return p
@@ -137,9 +150,8 @@ func Atomic[P any](site string, p P) P {
 	if md == modeControl {
 		ptr := *(*unsafe.Pointer)(unsafe.Pointer(&p))
 		e.keyPoint(g, strategy.OpAtomic, site, ptr)
-		e.acqRel(g, ptr)
 		if e.race.on {
-			e.checkAtomic(g, ptr, site)
+			e.atomicAccess(g, ptr, site, kind)
 		}
 		e.mu.Unlock()
 	}

@@ -52,19 +52,39 @@ func (v *vc) tick(g strategy.GID) {
 
 func (v vc) clone() vc { return append(vc(nil), v...) }
 
-// epoch is one access: goroutine, its clock then, and where.
+// epoch is one access: goroutine, its clock then, where, and what.
 type epoch struct {
 	g    strategy.GID
 	c    uint32
 	site string
 	path string
+	kind accessKind
+}
+
+// accessKind says what an access was, for reports.
+type accessKind uint8
+
+const (
+	plainRead accessKind = iota
+	plainWrite
+	atomicLoad  // sync/atomic Load: acquires, reads
+	atomicStore // sync/atomic Store: releases, writes
+	atomicRMW   // Add, Swap, CompareAndSwap, And, Or: both
+	wgAdd       // WaitGroup.Add from zero (-race: a read of the WaitGroup's semaphore)
+	wgWait      // WaitGroup.Wait that blocks, by its first waiter (-race: a write of it)
+)
+
+func (k accessKind) String() string {
+	return [...]string{"read", "write", "atomic load", "atomic store", "atomic read-modify-write",
+		"WaitGroup.Add from zero", "WaitGroup.Wait"}[k]
 }
 
 type raceVar struct {
 	w     epoch
 	hasW  bool
 	reads []epoch
-	atoms []epoch // sync/atomic operations on the variable since the last plain write
+	atomR []epoch // sync/atomic loads of the variable since the last plain write
+	atomW []epoch // sync/atomic stores and read-modify-writes since the last plain write
 }
 
 type chanClocks struct {
@@ -293,8 +313,9 @@ func (e *engine) raceCtx(c *vctx) {
 }
 
 // checkAccess looks for a race between g's access at site and earlier
-// accesses to the same variable that do not happen before it.
-func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site string, write bool) {
+// accesses to the same variable that do not happen before it. kind is a
+// plain read or write, or one of the WaitGroup accesses (wgAccess).
+func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site string, kind accessKind) {
 	v := e.race.vars[p]
 	if v == nil {
 		v = &raceVar{}
@@ -303,33 +324,40 @@ func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site string, write boo
 	if _, ok := e.race.stacks[site]; !ok {
 		e.race.stacks[site] = siteStack{path: g.path, pcs: callers()}
 	}
-	now := epoch{g: g.id, c: g.vc.get(g.id), site: site, path: g.path}
+	now := epoch{g: g.id, c: g.vc.get(g.id), site: site, path: g.path, kind: kind}
+	write := kind == plainWrite || kind == wgWait
 	if v.hasW && v.w.g != g.id && v.w.c > g.vc.get(v.w.g) {
-		e.raceFound(v.w, "write", now, rw(write))
+		e.raceFound(v.w, now)
 	}
+	// As under -race, an atomic store or read-modify-write races with a
+	// plain read and a plain write; an atomic load only with a plain write.
+	e.firstRace(v.atomW, g.vc, now)
 	if write {
-		e.firstRace(v.reads, "read", g.vc, now, "write")
-		e.firstRace(v.atoms, "atomic access", g.vc, now, "write")
+		e.firstRace(v.reads, g.vc, now)
+		e.firstRace(v.atomR, g.vc, now)
 		v.w, v.hasW = now, true
 		v.reads = v.reads[:0]
-		v.atoms = v.atoms[:0]
+		v.atomR = v.atomR[:0]
+		v.atomW = v.atomW[:0]
 		return
 	}
 	v.reads = setEpoch(v.reads, now)
 }
 
-// checkAtomic checks a sync/atomic operation on p by g against plain
-// accesses: it races with a plain write that does not happen before it (as
-// in `go test -race`). Whether the operation loads or stores is not known
-// here, so a plain read never races with it (no false positive; a plain read
-// concurrent with an atomic store is missed).
-func (e *engine) checkAtomic(g *gstate, p unsafe.Pointer, site string) {
+// atomicAccess is a sync/atomic operation on p by g: its happens-before
+// edges as -race annotates them (a load acquires, a store releases, the
+// others do both) and its check against plain accesses of p. The access
+// itself is in the clock that a store releases.
+func (e *engine) atomicAccess(g *gstate, p unsafe.Pointer, site string, kind accessKind) {
+	if kind != atomicStore {
+		e.acquire(g, p)
+	}
 	v := e.race.vars[p]
 	if v == nil {
 		v = &raceVar{}
 		e.race.vars[p] = v
 	}
-	now := epoch{g: g.id, c: g.vc.get(g.id), site: site, path: g.path}
+	now := epoch{g: g.id, c: g.vc.get(g.id), site: site, path: g.path, kind: kind}
 	if v.hasW || len(v.reads) > 0 {
 		// Mixed plain and atomic accesses: only then can the site appear in a report.
 		if _, ok := e.race.stacks[site]; !ok {
@@ -337,9 +365,27 @@ func (e *engine) checkAtomic(g *gstate, p unsafe.Pointer, site string) {
 		}
 	}
 	if v.hasW && v.w.g != g.id && v.w.c > g.vc.get(v.w.g) {
-		e.raceFound(v.w, "write", now, "atomic access")
+		e.raceFound(v.w, now)
 	}
-	v.atoms = setEpoch(v.atoms, now)
+	if kind == atomicLoad {
+		v.atomR = setEpoch(v.atomR, now)
+		return
+	}
+	e.firstRace(v.reads, g.vc, now)
+	v.atomW = setEpoch(v.atomW, now)
+	e.release(g, p)
+}
+
+// wgAccess is what -race sees of a WaitGroup: the Add that takes the
+// counter from zero reads its semaphore, the first Wait that blocks writes
+// it, so that an Add concurrent with a blocked Wait (or with a Wait that has
+// not returned yet, when the WaitGroup is reused) is a race between the two.
+func (e *engine) wgAccess(g *gstate, wg unsafe.Pointer, site string, kind accessKind) {
+	if e.race.on {
+		// Not the WaitGroup's own address (the key of its happens-before
+		// clock) but inside it, where no user code reads or writes.
+		e.checkAccess(g, unsafe.Add(wg, 1), site, kind)
+	}
 }
 
 // setEpoch records now as its goroutine's latest access in list.
@@ -355,19 +401,12 @@ func setEpoch(list []epoch, now epoch) []epoch {
 
 // firstRace reports the first access in list that races with cur and whose
 // pair of sites was not reported yet.
-func (e *engine) firstRace(list []epoch, what string, view vc, cur epoch, curWhat string) {
+func (e *engine) firstRace(list []epoch, view vc, cur epoch) {
 	for _, r := range list {
-		if r.g != cur.g && r.c > view.get(r.g) && e.raceFound(r, what, cur, curWhat) {
+		if r.g != cur.g && r.c > view.get(r.g) && e.raceFound(r, cur) {
 			return
 		}
 	}
-}
-
-func rw(w bool) string {
-	if w {
-		return "write"
-	}
-	return "read"
 }
 
 // callers is the stack of the calling goroutine, PCs only (cheap).
@@ -395,7 +434,7 @@ func formatPCs(pcs []uintptr) string {
 // raceFound reports a race between the earlier access prev and the current
 // one, unless that pair of sites was reported already; it reports whether it
 // reported.
-func (e *engine) raceFound(prev epoch, prevWhat string, cur epoch, curWhat string) bool {
+func (e *engine) raceFound(prev, cur epoch) bool {
 	pair := [2]string{prev.site, cur.site}
 	if pair[1] < pair[0] {
 		pair[0], pair[1] = pair[1], pair[0]
@@ -405,8 +444,13 @@ func (e *engine) raceFound(prev epoch, prevWhat string, cur epoch, curWhat strin
 	}
 	e.race.seen[pair] = true
 	key := pair[0] + "|" + pair[1]
-	msg := fmt.Sprintf("data race: %s by goroutine g%s at %s\n  and earlier %s by goroutine g%s at %s,\n  with no happens-before order between them\n  stack of the %[1]s (g%[2]s):\n%[7]s",
-		curWhat, cur.path, cur.site, prevWhat, prev.path, prev.site, userStack())
+	curWhat, prevWhat := cur.kind.String(), prev.kind.String()
+	head := "data race"
+	if cur.kind >= wgAdd {
+		head = "data race on a sync.WaitGroup (misuse: Add called concurrently with Wait, or the WaitGroup reused before the previous Wait returned)"
+	}
+	msg := fmt.Sprintf("%s: %s by goroutine g%s at %s\n  and earlier %s by goroutine g%s at %s,\n  with no happens-before order between them\n  stack of the %[2]s (g%[3]s):\n%[8]s",
+		head, curWhat, cur.path, cur.site, prevWhat, prev.path, prev.site, userStack())
 	if st, ok := e.race.stacks[prev.site]; ok && len(st.pcs) > 0 {
 		msg += fmt.Sprintf("\n  stack of the earlier %s (as recorded when g%s first reached %s; the path may differ):\n%s",
 			prevWhat, st.path, prev.site, formatPCs(st.pcs))

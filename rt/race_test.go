@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // Racy and race-free twins for every kind of synchronisation the race
@@ -122,6 +123,64 @@ var raceTwins = map[string]struct {
 		}
 		_ = *R("parent.read", x)
 	}},
+	"atomic-store-plain-read": {true, func(t *testing.T) {
+		n := new(int64)
+		done := make(chan bool, 1)
+		Go("go", func() { atomic.StoreInt64(AtomicStore("store", n), 1); Send("done", done, true) })
+		_ = *R("parent.read", n)
+		Recv("wait", done)
+	}},
+	"atomic-load-plain-read": {false, func(t *testing.T) {
+		n := new(int64)
+		done := make(chan bool, 1)
+		Go("go", func() { atomic.LoadInt64(AtomicLoad("load", n)); Send("done", done, true) })
+		_ = *R("parent.read", n)
+		Recv("wait", done)
+	}},
+	// The access of an atomic store is in the clock it releases: a plain
+	// read after the load that saw it is ordered.
+	"atomic-publish-same-var": {false, func(t *testing.T) {
+		n := new(int64)
+		Go("go", func() { atomic.StoreInt64(AtomicStore("store", n), 1) })
+		for atomic.LoadInt64(AtomicLoad("load", n)) == 0 {
+			Gosched("spin")
+		}
+		_ = *R("parent.read", n)
+	}},
+	"atomic-loads-order-nothing": {true, func(t *testing.T) {
+		x := new(int)
+		var flag atomic.Int32
+		done := make(chan bool, 1)
+		Go("go", func() { *W("child.write", x) = 1; AtomicLoad("load", &flag).Load(); Send("done", done, true) })
+		AtomicLoad("load", &flag).Load()
+		_ = *R("parent.read", x)
+		Recv("wait", done)
+	}},
+	// An Add from zero in a goroutine not ordered after a blocked Wait.
+	"waitgroup-add-during-wait": {true, func(t *testing.T) {
+		var wg sync.WaitGroup
+		WGAdd("add", &wg, 1)
+		first := make(chan bool, 1)
+		done := make(chan bool, 1)
+		Go("go1", func() { WGDone("done1", &wg); Send("first", first, true) })
+		Go("go2", func() {
+			Recv("first", first)
+			Sleep("sleep", time.Millisecond) // the Wait returns first: no reuse panic, only the race
+			WGAdd("late.add", &wg, 1)
+			WGDone("done2", &wg)
+			Send("done", done, true)
+		})
+		WGWait("wait", &wg)
+		Recv("joined", done)
+	}},
+	"waitgroup-reuse-by-waiter": {false, func(t *testing.T) {
+		var wg sync.WaitGroup
+		for i := 0; i < 2; i++ {
+			WGAdd("add", &wg, 1)
+			Go("go", func() { WGDone("done", &wg) })
+			WGWait("wait", &wg)
+		}
+	}},
 	"cond": {false, func(t *testing.T) {
 		x := new(int)
 		var mu sync.Mutex
@@ -169,5 +228,70 @@ func TestRaceDetectionTwins(t *testing.T) {
 				t.Errorf("race-free program: false positive:\n%s", strings.Join(races, "\n"))
 			}
 		})
+	}
+}
+
+// One racing pair of sites is one report, whatever the kinds of its
+// accesses: here a write/write and a read/write between the same two sites.
+func TestRacePairReportedOnce(t *testing.T) {
+	s := runChild(t, "race-pair-once", Config{Budget: 50, Seed: 3, Continue: true})
+	races := 0
+	for _, b := range s.Bugs {
+		if b.Kind == "race" {
+			races++
+		}
+	}
+	if races != 1 {
+		t.Errorf("%d race reports for one pair of sites, want 1: %+v", races, s.Bugs)
+	}
+}
+
+func init() {
+	programs["race-pair-once"] = func(t *testing.T) {
+		x := new(int)
+		done := make(chan bool, 1)
+		Go("go", func() {
+			*W("a", x) = 1
+			_ = *R("a", x)
+			Send("done", done, true)
+		})
+		*W("b", x) = 2
+		_ = *R("b", x)
+		*W("b", x) = 3
+		Recv("wait", done)
+	}
+}
+
+// A waiter woken when the counter reached zero finds it raised again by the
+// next round's Add: Go panics, and -race sees the Add race with the Wait.
+func TestWaitGroupReuseBeforeWaitReturned(t *testing.T) {
+	s := runChild(t, "wg-reuse", Config{Budget: 200, Seed: 7, Continue: true})
+	var panicked, raced bool
+	for _, b := range s.Bugs {
+		switch {
+		case b.Kind == "panic" && strings.Contains(b.Message, "sync: WaitGroup is reused before previous Wait has returned"):
+			panicked = true
+		case b.Kind == "race" && strings.Contains(b.Message, "WaitGroup.Add from zero by goroutine g0 at main.add2") && strings.Contains(b.Message, "WaitGroup.Wait by goroutine g0.1 at waiter.wait"):
+			raced = true
+		default:
+			t.Errorf("unexpected %s: %s", b.Kind, b.Message)
+		}
+	}
+	if !panicked || !raced {
+		t.Errorf("want the reuse panic (%v) and the race (%v) in %d schedules: %+v", panicked, raced, s.Schedules, s.Bugs)
+	}
+}
+
+func init() {
+	programs["wg-reuse"] = func(t *testing.T) {
+		var wg sync.WaitGroup
+		done := make(chan bool, 1)
+		WGAdd("main.add1", &wg, 1)
+		Go("waiter", func() { WGWait("waiter.wait", &wg); Send("waiter.done", done, true) })
+		Gosched("main.yield")
+		WGDone("main.done1", &wg)
+		WGAdd("main.add2", &wg, 1) // the next round, maybe before the waiter returned
+		WGDone("main.done2", &wg)
+		Recv("main.joined", done)
 	}
 }

@@ -24,6 +24,29 @@ type mutexModel struct {
 	held     bool
 	readers  int
 	announce *gstate // RWMutex: a writer that holds the writer slot and waits for readers
+	// Who holds it and where they took it, for deadlock reports (stuck.go).
+	holder   lockHold
+	rholders []lockHold // RWMutex readers
+}
+
+type lockHold struct {
+	g    *gstate
+	site string
+}
+
+// rUnlocked forgets one read hold of g (RUnlock may be called by another
+// goroutine than the reader's: then the oldest hold goes).
+func (mm *mutexModel) rUnlocked(g *gstate) {
+	i := 0
+	for j, h := range mm.rholders {
+		if h.g == g {
+			i = j
+			break
+		}
+	}
+	if i < len(mm.rholders) {
+		mm.rholders = append(mm.rholders[:i], mm.rholders[i+1:]...)
+	}
 }
 
 type onceModel struct {
@@ -39,14 +62,14 @@ type condModel struct {
 
 type modelState struct {
 	mutex map[unsafe.Pointer]*mutexModel
-	wg    map[*sync.WaitGroup]*int
+	wg    map[*sync.WaitGroup]*wgModel
 	once  map[*sync.Once]*onceModel
 	cond  map[*sync.Cond]*condModel
 }
 
 func (m *modelState) reset() {
 	m.mutex = map[unsafe.Pointer]*mutexModel{}
-	m.wg = map[*sync.WaitGroup]*int{}
+	m.wg = map[*sync.WaitGroup]*wgModel{}
 	m.once = map[*sync.Once]*onceModel{}
 	m.cond = map[*sync.Cond]*condModel{}
 }
@@ -63,7 +86,7 @@ func (e *engine) mutexOf(p unsafe.Pointer) *mutexModel {
 // fatal reports misuse that the Go runtime treats as an unrecoverable error,
 // then ends the run. e.mu is held; the goroutine unwinds.
 func (e *engine) fatal(g *gstate, site, msg string) {
-	e.report(bug{kind: "panic", message: fmt.Sprintf("fatal error in goroutine g%s: %s", g.path, msg), location: site})
+	e.report(bug{kind: "panic", message: fmt.Sprintf("fatal error in goroutine g%s%s: %s", g.path, e.afterTest(), msg), location: site})
 	e.stop()
 	g.status = gDone
 	e.mu.Unlock()
@@ -88,6 +111,7 @@ func (e *engine) lock(g *gstate, site string, p unsafe.Pointer) {
 		mm.announce = nil
 	}
 	mm.held = true
+	mm.holder = lockHold{g, site}
 	// Readers that already left (RUnlock) happen before this writer too.
 	e.rAcquire(g, p)
 	e.acquire(g, p)
@@ -100,6 +124,7 @@ func (e *engine) unlock(g *gstate, site string, p unsafe.Pointer, what string) {
 		e.fatal(g, site, "sync: unlock of unlocked "+what)
 	}
 	mm.held = false
+	mm.holder = lockHold{}
 	e.release(g, p)
 }
 
@@ -137,8 +162,10 @@ func (e *engine) tryLock(g *gstate, site string, p unsafe.Pointer, read bool) bo
 	}
 	if read {
 		mm.readers++
+		mm.rholders = append(mm.rholders, lockHold{g, site})
 	} else {
 		mm.held = true
+		mm.holder = lockHold{g, site}
 		e.rAcquire(g, p)
 	}
 	e.acquire(g, p)
@@ -198,6 +225,7 @@ func RLock(site string, m *sync.RWMutex) {
 		g.p = pending{op: strategy.OpRLock, site: site, obj: uintptr(unsafe.Pointer(m)), ready: func() bool { return !mm.held && mm.announce == nil }}
 		e.point(g)
 		mm.readers++
+		mm.rholders = append(mm.rholders, lockHold{g, site})
 		e.acquire(g, unsafe.Pointer(m))
 		e.hookDone(g)
 	}
@@ -217,6 +245,7 @@ func RUnlock(site string, m *sync.RWMutex) {
 			e.fatal(g, site, "sync: RUnlock of unlocked RWMutex")
 		}
 		mm.readers--
+		mm.rUnlocked(g)
 		e.rRelease(g, unsafe.Pointer(m))
 		e.hookDone(g)
 	}
@@ -298,13 +327,21 @@ func LockerUnlock(site string, l sync.Locker) {
 	}
 }
 
-func (e *engine) wgCounter(wg *sync.WaitGroup) *int {
-	c := e.models.wg[wg]
-	if c == nil {
-		c = new(int)
-		e.models.wg[wg] = c
+// wgModel is a WaitGroup: its counter, and whether a Wait blocked since
+// the counter last reached zero (-race's "first waiter").
+type wgModel struct {
+	n       int
+	waiting bool
+	gen     int // how many times the counter went back to zero with waiters
+}
+
+func (e *engine) wgOf(wg *sync.WaitGroup) *wgModel {
+	m := e.models.wg[wg]
+	if m == nil {
+		m = &wgModel{}
+		e.models.wg[wg] = m
 	}
-	return c
+	return m
 }
 
 // WGAdd is wg.Add(n).
@@ -319,12 +356,19 @@ func WGAdd(site string, wg *sync.WaitGroup, n int) {
 		return
 	}
 	e.keyPoint(g, strategy.OpWGAdd, site, unsafe.Pointer(wg))
-	c := e.wgCounter(wg)
-	*c += n
+	m := e.wgOf(wg)
+	if n > 0 && m.n == 0 {
+		e.wgAccess(g, unsafe.Pointer(wg), site, wgAdd)
+	}
+	m.n += n
 	if n < 0 {
 		e.release(g, unsafe.Pointer(wg))
 	}
-	neg := *c < 0
+	if m.n == 0 && m.waiting {
+		m.waiting = false // the waiters are woken
+		m.gen++
+	}
+	neg := m.n < 0
 	e.hookDone(g)
 	if neg {
 		panic("sync: negative WaitGroup counter")
@@ -345,11 +389,26 @@ func WGWait(site string, wg *sync.WaitGroup) {
 	case modeSkip:
 		return
 	}
-	c := e.wgCounter(wg)
-	g.p = pending{op: strategy.OpWGWait, site: site, obj: uintptr(unsafe.Pointer(wg)), ready: func() bool { return *c == 0 }}
+	m := e.wgOf(wg)
+	gen, blocks := m.gen, m.n != 0
+	if blocks && !m.waiting {
+		// This Wait blocks (it finds the counter above zero now) and is
+		// the first to: under -race it writes what a later Add from zero reads.
+		e.wgAccess(g, unsafe.Pointer(wg), site, wgWait)
+	}
+	if blocks {
+		m.waiting = true
+	}
+	// A blocked Wait is woken when the counter reaches zero, even if an Add
+	// raises it again before the waiter runs: then Go panics.
+	g.p = pending{op: strategy.OpWGWait, site: site, obj: uintptr(unsafe.Pointer(wg)), ready: func() bool { return m.n == 0 || blocks && m.gen != gen }}
 	e.point(g)
+	reused := m.n != 0
 	e.acquire(g, unsafe.Pointer(wg))
 	e.hookDone(g)
+	if reused {
+		panic("sync: WaitGroup is reused before previous Wait has returned")
+	}
 }
 
 // WGGo is wg.Go(f).

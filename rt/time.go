@@ -13,12 +13,34 @@ import (
 )
 
 // Virtual time. Inside a controlled run, time.Now, sleeps, timers, tickers
-// and context deadlines use a clock that starts at a fixed instant and moves
-// only when every controlled goroutine is blocked: it then jumps to the
-// earliest wake-up. Tests that sleep for an hour finish at once, and timeouts
-// fire at reproducible points of the schedule.
+// and context deadlines use a clock that moves only when every controlled
+// goroutine is blocked (it then jumps to the earliest wake-up) and by a
+// nanosecond a step. Tests that sleep for an hour finish at once, and
+// timeouts fire at reproducible points of the schedule: every duration the
+// program can measure is a function of the schedule.
 
-var timeBase = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+// timeBase is the instant the current run's virtual clock started from
+// (restartClock). e.mu guards it.
+var timeBase = time.Now()
+
+// synctestEpoch is where a synctest bubble's clock starts, as synctest's does.
+var synctestEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// restartClock sets where the next run's virtual clock starts: at the real
+// present, as a real run would start, and never before the previous run's
+// last instant. So an instant read before exploration (in init, TestMain, a
+// package-level fixture of the tests) or by an earlier schedule is never in
+// the run's future: a deadline set at init is not 26 years ahead, a
+// timestamp kept across runs is not later than the next run's now. Only
+// absolute instants differ between processes; durations do not. e.mu is
+// held.
+func (e *engine) restartClock() {
+	base := time.Now()
+	if end := e.now(); base.Before(end) {
+		base = end
+	}
+	timeBase = base
+}
 
 // timerFiring is set while the engine fires due timers (with e.mu held).
 var timerFiring atomic.Bool
@@ -151,20 +173,23 @@ func clockNow() time.Time {
 // Inside a synctest bubble time is exact, as synctest makes it: no drift.
 func (e *engine) now() time.Time {
 	if e.bubble {
-		return timeBase.Add(time.Duration(e.clock.now))
+		return synctestEpoch.Add(time.Duration(e.clock.now - e.bubbleAt))
 	}
 	return timeBase.Add(time.Duration(e.clock.now + int64(e.steps-e.undrift)))
 }
 
 // enterBubble makes the clock exact (synctest.Test), keeping it monotonic:
 // the drift so far becomes part of the clock. e.mu is held.
+// Inside, instants count from synctestEpoch, as in a real bubble.
 func (e *engine) enterBubble() {
 	e.clock.now += int64(e.steps - e.undrift)
 	e.undrift = e.steps
 	e.bubble = true
+	e.bubbleAt = e.clock.now
 }
 
-// leaveBubble lets the clock drift again from here. e.mu is held.
+// leaveBubble lets the clock drift again from here, and instants count from
+// the run's start again. e.mu is held.
 func (e *engine) leaveBubble() {
 	e.undrift = e.steps
 	e.bubble = false

@@ -46,6 +46,8 @@ for m in $mods; do
   name=$(echo "$m" | tr '/@+' '___')
   dir=$(go mod download -json "$m" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
   cp -r "$dir" "$scratch/$name" && chmod -R u+w "$scratch/$name"
+  # A module published without go.mod (older than modules) gets one, as a user would make.
+  [ -f "$scratch/$name/go.mod" ] || (cd "$scratch/$name" && go mod init "${m%@*}" >/dev/null 2>&1 || true)
   (cd "$scratch/$name" && go mod tidy >/dev/null 2>&1 || true)
   start=$(date +%s)
   set +e

@@ -60,8 +60,14 @@ type Trace struct {
 	Strategy string
 	Seed     int64
 	Bound    int
-	Schedule int  // 1-based index of the schedule in its exploration
-	NoRace   bool // data-race detection was off (a replay keeps it off)
+	Schedule int    // 1-based index of the schedule in its exploration
+	NoRace   bool   // data-race detection was off (a replay keeps it off)
+	Short    bool   // the tests ran with -short (testing.Short() was true)
+	Tags     string // the build tags the test binary was built with
+	// Which dependencies were instrumented (period test -instrument,
+	// -uninstrumented): a replay builds the same binary.
+	Instrument     string
+	Uninstrumented []string
 
 	Kind     string // bug kind: fail, panic, deadlock, leak, hang, race
 	Location string // file:line of the failure, or ""
@@ -79,6 +85,18 @@ func (t *Trace) Write(w io.Writer) error {
 	fmt.Fprintf(bw, "seed %d\nbound %d\n", t.Seed, t.Bound)
 	if t.NoRace {
 		fmt.Fprintln(bw, "race off")
+	}
+	if t.Short {
+		fmt.Fprintln(bw, "short")
+	}
+	if t.Tags != "" {
+		fmt.Fprintf(bw, "tags %s\n", t.Tags)
+	}
+	if t.Instrument != "" {
+		fmt.Fprintf(bw, "instrument %s\n", t.Instrument)
+	}
+	for _, u := range t.Uninstrumented {
+		fmt.Fprintf(bw, "uninstrumented %s\n", u)
 	}
 	fmt.Fprintf(bw, "schedule %d\n", t.Schedule)
 	fmt.Fprintf(bw, "bug %s\nlocation %s\nmessage %s\n", t.Kind, t.Location, strconv.Quote(t.Message))
@@ -185,6 +203,14 @@ func Read(r io.Reader) (*Trace, error) {
 				err = errors.New("race: want off")
 			}
 			t.NoRace = true
+		case "short":
+			t.Short = true
+		case "tags":
+			t.Tags = rest
+		case "instrument":
+			t.Instrument = rest
+		case "uninstrumented":
+			t.Uninstrumented = append(t.Uninstrumented, rest)
 		case "bug":
 			t.Kind = rest
 		case "location":

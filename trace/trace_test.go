@@ -47,6 +47,15 @@ func TestRoundTrip(t *testing.T) {
 	if got, err := Read(&buf); err != nil || !got.NoRace {
 		t.Fatalf("race off lost: %v %+v", err, got)
 	}
+	// -short and -tags change which code the test runs: a replay needs them.
+	flags := sample()
+	flags.Short, flags.Tags = true, "integration,linux"
+	flags.Instrument, flags.Uninstrumented = "module", []string{"example.com/a/...", "example.com/b"}
+	buf.Reset()
+	flags.Write(&buf)
+	if got, err := Read(&buf); err != nil || !reflect.DeepEqual(got, flags) {
+		t.Fatalf("short and tags lost: %v\n got %+v\nwant %+v", err, got, flags)
+	}
 }
 
 func TestCorruptFilesAreRejected(t *testing.T) {

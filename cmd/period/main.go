@@ -99,12 +99,12 @@ type testFlags struct {
 	budget, bound, steps      int
 	seed                      int64
 	cont, json, verbose, race bool
-	parallel, fresh           bool
+	parallel, fresh, short    bool
+	leaks, tags, instrument   string
+	ignoreLeak, uninstr       stringList
 	minimize                  bool
 	html                      string
 	minimizeBudget            int
-	leaks                     string
-	ignoreLeak                stringList
 	timeout                   time.Duration
 }
 
@@ -140,6 +140,10 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.minimize, "minimize", true, "shrink every bug's schedule before reporting it (fewest switches, steps, goroutines) and write NAME.min.period beside its replay file")
 	fs.StringVar(&f.html, "html", "", "write a self-contained HTML timeline of every bug's schedule into `dir`")
 	fs.IntVar(&f.minimizeBudget, "minimize-budget", defaultMinimizeBudget, "run at most `n` candidate schedules per minimisation")
+	fs.BoolVar(&f.short, "short", false, "tell long-running tests to shorten their run time (testing.Short(), as go test -short)")
+	fs.StringVar(&f.tags, "tags", "", "build with the comma-separated build `tags` (as go test -tags)")
+	fs.StringVar(&f.instrument, "instrument", "all", "which packages of other modules are instrumented: `all` (every one but the standard library's), module (the main module's only), or comma-separated import path patterns (path/...)")
+	fs.Var(&f.uninstr, "uninstrumented", "leave the packages matching import path `pattern` uncontrolled (repeatable)")
 	fs.StringVar(&f.focus, "focus", "", "pedal: restrict preemptions to key points whose site contains `s`")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: period test [flags] [packages]\n")
@@ -182,7 +186,10 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	cfg := rt.Config{Run: f.run, Strategy: f.strategy, Seed: f.seed, Bound: f.bound, Budget: f.budget, Continue: f.cont,
 		Focus: f.focus, MaxSteps: f.steps, AdaptiveSteps: !flagSet(fs, "steps"), OutDir: out, NoRace: !f.race, Parallel: f.parallel,
-		Leaks: f.leaks, IgnoreLeak: f.ignoreLeak}
+		Leaks: f.leaks, IgnoreLeak: f.ignoreLeak, Short: f.short, Tags: f.tags, Uninstrumented: f.uninstr}
+	if f.instrument != "all" {
+		cfg.Instrument = f.instrument
+	}
 	p := &report.Printer{W: stdout, JSON: f.json, Verbose: f.verbose}
 	if f.fresh && f.parallel {
 		fmt.Fprintln(stderr, "period: -fresh and -parallel cannot be combined")
@@ -202,7 +209,8 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
-	return testPackages(ctx, fs.Args(), cfg, f.timeout, f.fresh, minBudget, html, p, stderr)
+	prep := instrument.PrepareOptions{Tags: cfg.Tags, Instrument: cfg.Instrument, Uninstrumented: cfg.Uninstrumented}
+	return testPackages(ctx, fs.Args(), prep, cfg, f.timeout, f.fresh, minBudget, html, p, stderr)
 }
 
 // stringList is a repeatable string flag.
@@ -221,7 +229,7 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 // testPackages prepares, builds and explores each package.
 // minBudget > 0 minimises every bug's schedule with at most that many candidates.
 // html != "" writes a timeline page of every bug there.
-func testPackages(ctx context.Context, patterns []string, cfg rt.Config, timeout time.Duration, fresh bool, minBudget int, html string, p *report.Printer, stderr io.Writer) int {
+func testPackages(ctx context.Context, patterns []string, prep instrument.PrepareOptions, cfg rt.Config, timeout time.Duration, fresh bool, minBudget int, html string, p *report.Printer, stderr io.Writer) int {
 	work, err := os.MkdirTemp("", "period-build-")
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
@@ -230,7 +238,8 @@ func testPackages(ctx context.Context, patterns []string, cfg rt.Config, timeout
 	defer os.RemoveAll(work)
 	cwd, _ := os.Getwd()
 	start := time.Now()
-	pkgs, err := instrument.Prepare(instrument.PrepareOptions{Dir: cwd, Patterns: patterns, WorkDir: filepath.Join(work, "src")})
+	prep.Dir, prep.Patterns, prep.WorkDir = cwd, patterns, filepath.Join(work, "src")
+	pkgs, err := instrument.Prepare(prep)
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
 		return exitError
@@ -242,15 +251,18 @@ func testPackages(ctx context.Context, patterns []string, cfg rt.Config, timeout
 	p.Event("prepare", "", "instrumented %d package(s) in %.2fs", len(pkgs), time.Since(start).Seconds())
 	status := exitOK
 	for i, pkg := range pkgs {
+		bin := filepath.Join(work, fmt.Sprintf("pkg%d.test", i))
+		t0 := time.Now()
+		err := pkg.Build(ctx, bin)
+		// After the build: a dependency whose instrumented copy did not
+		// compile is built as it is, and noted.
 		for _, n := range pkg.Notes {
 			p.Event("note", pkg.ImportPath, "%s: %s", n.Pos, n.Msg)
 		}
 		if len(pkg.Uninstrumented) > 0 {
 			p.Event("note", pkg.ImportPath, "%s: uncontrolled (not instrumented) dependencies: %s", pkg.ImportPath, strings.Join(pkg.Uninstrumented, ", "))
 		}
-		bin := filepath.Join(work, fmt.Sprintf("pkg%d.test", i))
-		t0 := time.Now()
-		if err := pkg.Build(ctx, bin); err != nil {
+		if err != nil {
 			fmt.Fprintf(stderr, "period: %v\n", err)
 			return exitError
 		}
@@ -321,7 +333,8 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitError
 	}
 	defer os.RemoveAll(work)
-	pkgs, err := instrument.Prepare(instrument.PrepareOptions{Dir: tr.Dir, Patterns: []string{"."}, WorkDir: filepath.Join(work, "src")})
+	pkgs, err := instrument.Prepare(instrument.PrepareOptions{Dir: tr.Dir, Patterns: []string{"."}, WorkDir: filepath.Join(work, "src"),
+		Tags: tr.Tags, Instrument: tr.Instrument, Uninstrumented: tr.Uninstrumented})
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
 		return exitError

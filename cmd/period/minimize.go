@@ -29,7 +29,8 @@ func buildReplayPackage(ctx context.Context, tr *trace.Trace, work string) (runn
 	if _, err := os.Stat(tr.Dir); err != nil {
 		return runner.Binary{}, nil, fmt.Errorf("the replay's package directory %s: %v", tr.Dir, err)
 	}
-	pkgs, err := instrument.Prepare(instrument.PrepareOptions{Dir: tr.Dir, Patterns: []string{"."}, WorkDir: filepath.Join(work, "src")})
+	pkgs, err := instrument.Prepare(instrument.PrepareOptions{Dir: tr.Dir, Patterns: []string{"."}, WorkDir: filepath.Join(work, "src"),
+		Tags: tr.Tags, Instrument: tr.Instrument, Uninstrumented: tr.Uninstrumented})
 	if err != nil {
 		return runner.Binary{}, nil, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,28 +28,28 @@ func TestRaceTwinsStrategies(t *testing.T) {
 			for test, kind := range want {
 				if _, ok := got[test]; !ok {
 					t.Errorf("%s: no summary", test)
-				} else if got[test] != (kind == "race") {
-					t.Errorf("%s: want %s, period reported a race: %v", test, kind, got[test])
+				} else if (got[test] > 0) != (kind == "race") {
+					t.Errorf("%s: want %s, period reported %d race(s)", test, kind, got[test])
 				}
 			}
 		})
 	}
 }
 
-// periodRaces explores the tests in dir and tells, per test, whether a race
-// was reported. Any other kind of bug fails t.
-func periodRaces(t *testing.T, dir, strat, budget string) map[string]bool {
+// periodRaces explores the tests in dir and tells, per test, how many races
+// were reported (one per pair of sites). Any other kind of bug fails t.
+func periodRaces(t *testing.T, dir, strat, budget string) map[string]int {
 	t.Helper()
 	code, sums, stderr := periodJSON(t, "test", "-json", "-continue", "-strategy", strat, "-budget", budget, "-o", t.TempDir(), dir)
 	if code == 2 {
 		t.Fatalf("period could not run: %s", stderr)
 	}
-	got := map[string]bool{}
+	got := map[string]int{}
 	for test, s := range sums {
-		got[test] = false
+		got[test] = 0
 		for _, b := range s.Bugs {
 			if b.Kind == "race" {
-				got[test] = true
+				got[test]++
 			} else {
 				t.Errorf("%s: unexpected %s: %s", test, b.Kind, b.Message)
 			}
@@ -60,9 +61,11 @@ func periodRaces(t *testing.T, dir, strat, budget string) map[string]bool {
 // TestRaceAgreement runs the race twins natively under `go test -race`, each
 // process once per test (the race detector reports a pair of accesses once per
 // process), and requires Period to report a race in exactly the tests where
-// the race detector does in some run. The programs are built so that -race
-// sees their races whatever the timing (no happens-before order at all, not a
-// rare interleaving), so a few runs suffice.
+// the race detector does in some run, and as many reports as -race reports
+// distinct pairs of source lines (read/write and write/write of one pair are
+// one report). The programs are built so that -race sees their races whatever
+// the timing (no happens-before order at all, not a rare interleaving), so a
+// few runs suffice.
 func TestRaceAgreement(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds with -race and explores the race twins")
@@ -79,6 +82,7 @@ func TestRaceAgreement(t *testing.T) {
 	}
 	const runs = 5
 	native := map[string]bool{}
+	pairs := map[string]map[string]bool{} // per test, the racing pairs of lines -race reported
 	failLine := regexp.MustCompile(`^\s*--- (FAIL|PASS): (Test\w+)`)
 	for i := 0; i < runs; i++ {
 		cmd := exec.Command(bin, "-test.v", "-test.count=1")
@@ -89,6 +93,14 @@ func TestRaceAgreement(t *testing.T) {
 		for sc.Scan() {
 			if m := failLine.FindStringSubmatch(sc.Text()); m != nil {
 				native[m[2]] = native[m[2]] || m[1] == "FAIL"
+			}
+		}
+		for test, ps := range racePairs(out) {
+			if pairs[test] == nil {
+				pairs[test] = map[string]bool{}
+			}
+			for p := range ps {
+				pairs[test][p] = true
 			}
 		}
 		// Every failing test must fail because of a race, nothing else.
@@ -111,10 +123,61 @@ func TestRaceAgreement(t *testing.T) {
 		switch {
 		case !ok:
 			t.Errorf("%s: no summary from period", name)
-		case p != native[name]:
-			t.Errorf("%s: go test -race says race=%v, period says race=%v", name, native[name], p)
+		case (p > 0) != native[name]:
+			t.Errorf("%s: go test -race says race=%v, period says race=%v", name, native[name], p > 0)
+		case p != len(pairs[name]):
+			t.Errorf("%s: go test -race reports %d distinct racing pair(s) of lines %v, period %d report(s)", name, len(pairs[name]), pairs[name], p)
 		}
-		table.WriteString(name + " " + map[bool]string{true: "race", false: "none"}[native[name]] + "\n")
+		fmt.Fprintf(&table, "%s %s %d\n", name, map[bool]string{true: "race", false: "none"}[native[name]], len(pairs[name]))
 	}
-	t.Logf("verdicts (agreeing):\n%s", table.String())
+	t.Logf("verdicts (agreeing; test, -race verdict, distinct racing pairs of lines):\n%s", table.String())
+}
+
+var (
+	runLine    = regexp.MustCompile(`^=== RUN\s+(Test\w+)`)
+	accessLine = regexp.MustCompile(` at 0x[0-9a-f]+ by `)
+	frameLine  = regexp.MustCompile(`/races/(\w+_test\.go:\d+)`)
+)
+
+// racePairs reads the reports of a -race run: per test, the pairs of source
+// lines (the first frame of the test package in each access's stack, "?"
+// when there is none, as for accesses inside sync/atomic or sync) that it
+// reported racing.
+func racePairs(out []byte) map[string]map[string]bool {
+	got := map[string]map[string]bool{}
+	test := ""
+	var sites []string // first lines of the accesses of the current report
+	inReport, inAccess := false, false
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case runLine.MatchString(line):
+			test = runLine.FindStringSubmatch(line)[1]
+		case line == "WARNING: DATA RACE":
+			inReport, inAccess, sites = true, false, nil
+		case !inReport:
+		case strings.HasPrefix(line, "=================="):
+			inReport = false
+			if len(sites) >= 2 {
+				pair := sites[:2]
+				sort.Strings(pair)
+				if got[test] == nil {
+					got[test] = map[string]bool{}
+				}
+				got[test][pair[0]+" "+pair[1]] = true
+			}
+		case accessLine.MatchString(line):
+			inAccess = true
+			sites = append(sites, "?")
+		case strings.HasPrefix(line, "Goroutine "):
+			inAccess = false
+		case inAccess:
+			if m := frameLine.FindStringSubmatch(line); m != nil && sites[len(sites)-1] == "?" {
+				sites[len(sites)-1] = m[1]
+			}
+		}
+	}
+	return got
 }

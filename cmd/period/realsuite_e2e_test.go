@@ -173,6 +173,96 @@ func TestSubprocessIdiomAndTestNames(t *testing.T) {
 	}
 }
 
+// A test sees what it sees under go test: TestMain ran, testing.Verbose()
+// is false, testing.Short() follows -short, -tags selects files, TempDir,
+// Setenv and Chdir are per run. A replay file keeps -short.
+func TestTestIdentity(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/identity")
+	out := t.TempDir()
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "10", "-o", out, dir)
+	if code != 1 || len(sums) != 2 || len(sums["TestIdentity"].Bugs) != 0 || len(sums["TestShort"].Bugs) != 1 {
+		t.Fatalf("without -short: exit %d, %+v, want exit 1, TestIdentity clean and TestShort failing: %s", code, sums, stderr)
+	}
+	code, sums, stderr = periodJSON(t, "test", "-json", "-budget", "10", "-short", "-tags", "identitytag", "-o", out, dir)
+	if code != 0 || len(sums) != 3 {
+		t.Fatalf("with -short -tags identitytag: exit %d, %+v, want exit 0 and 3 tests: %s", code, sums, stderr)
+	}
+}
+
+// Dependencies are instrumented: the goroutines of a module required
+// through a replace directive, and the closures errgroup (from the module
+// cache) runs, are explored; their bugs are located in the dependency's
+// source by import path and replay. -instrument=module leaves them
+// uncontrolled, as before, and the summary counts their key points.
+func TestDependenciesAreControlled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/deps")
+	out := t.TempDir()
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "200", "-strategy", "random", "-o", out, dir)
+	if code != 1 || len(sums) != 4 {
+		t.Fatalf("exit %d with %d tests, want 1 and 4: %s", code, len(sums), stderr)
+	}
+	want := map[string]struct{ kind, loc string }{
+		"TestLostUpdateInDependency": {"race", "example.com/worklib/worklib.go:17"},
+		"TestDeadlockInDependency":   {"deadlock", "example.com/worklib/worklib.go:"},
+		"TestErrgroupClosures":       {"race", "deps_test.go:30"},
+	}
+	for name, s := range sums {
+		w, buggy := want[name]
+		if s.Uncontrolled != 0 || len(s.Uninstrumented) != 0 {
+			t.Errorf("%s: Uncontrolled %d, Uninstrumented %v: want every goroutine controlled", name, s.Uncontrolled, s.Uninstrumented)
+		}
+		if !buggy {
+			if len(s.Bugs) != 0 {
+				t.Errorf("%s: want no bug: %+v", name, s.Bugs)
+			}
+			continue
+		}
+		if len(s.Bugs) == 0 || s.Bugs[0].Kind != w.kind || !strings.HasPrefix(s.Bugs[0].Location, w.loc) {
+			t.Errorf("%s: want a %s at %s: %+v", name, w.kind, w.loc, s.Bugs)
+			continue
+		}
+		if w.kind == "deadlock" {
+			checkReplay(t, s.Bugs[0].Replay, "deadlock")
+		}
+		// The unsynchronised increments lose an update, too (the race goes
+		// on to the failure it causes).
+		if w.kind == "race" && (len(s.Bugs) != 2 || s.Bugs[1].Kind != "fail") {
+			t.Errorf("%s: want the race and then the lost update's failure: %+v", name, s.Bugs)
+		}
+	}
+	code, sums, stderr = periodJSON(t, "test", "-json", "-budget", "20", "-instrument", "module", "-run", "Errgroup", "-o", out, dir)
+	if s := sums["TestErrgroupClosures"]; code != 0 || s.Uncontrolled == 0 || len(s.Uninstrumented) == 0 {
+		t.Errorf("-instrument=module: exit %d, %+v, want exit 0 with errgroup uncontrolled: %s", code, s, stderr)
+	}
+}
+
+// A test written for go test's order (it expects the test before it to have
+// run once) gets no verdict: the one-process failure is not confirmed in a
+// fresh process that first runs the earlier tests, as go test does. And
+// instants read at init are never in a run's future.
+func TestGoTestOrderAndClock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/ordered")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "5", "-o", t.TempDir(), dir)
+	if code != 0 || len(sums) != 3 {
+		t.Fatalf("exit %d with %d tests, want 0 and 3: %+v %s", code, len(sums), sums, stderr)
+	}
+	if s := sums["TestAfterSetup"]; s.Unconfirmed == 0 || !s.Fresh {
+		t.Errorf("TestAfterSetup: want its one-process failure unconfirmed and a fresh exploration: %+v", s)
+	}
+	if s := sums["TestWindowOpenedAtInit"]; s.Schedules < 2 || s.Unconfirmed != 0 {
+		t.Errorf("TestWindowOpenedAtInit: %+v", s)
+	}
+}
+
 // A finite test with millions of key points is not a hang (each schedule
 // here runs over 2,000,000 steps, twice the default step limit), and a real
 // bug beside such work is still found and confirmed.

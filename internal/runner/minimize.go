@@ -68,7 +68,8 @@ func Minimize(ctx context.Context, b Binary, file string, budget int, opts Optio
 		timeout = 2 * time.Minute
 	}
 	cfg := rt.Config{Replay: file, Minimize: budget, MinimizeOut: cand, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound,
-		OutDir: work, MaxSteps: len(tr.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak}
+		OutDir: work, MaxSteps: len(tr.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak,
+		Prelude: testsBefore(b.Tests, tr.Test)}
 	rs, err := Run(ctx, b, Options{Config: cfg, Timeout: timeout})
 	if err != nil {
 		return m, err
@@ -81,7 +82,8 @@ func Minimize(ctx context.Context, b Binary, file string, budget int, opts Optio
 		return m, fmt.Errorf("the minimisation wrote no record: %v", err)
 	}
 	cfg = rt.Config{Replay: cand, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound,
-		OutDir: work, MaxSteps: len(min.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak}
+		OutDir: work, MaxSteps: len(min.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak,
+		Prelude: testsBefore(b.Tests, tr.Test)}
 	rs, err = Run(ctx, b, Options{Config: cfg, Timeout: timeout})
 	if err != nil {
 		return m, err

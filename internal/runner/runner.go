@@ -242,6 +242,7 @@ func exploreFresh(ctx context.Context, b Binary, opts Options, test string, dead
 	o.Config.Fresh = filepath.Join(work, "state.json")
 	o.Config.Parallel = false
 	o.Config.Run = "^" + regexp.QuoteMeta(test) + "$"
+	o.Config.Prelude = testsBefore(b.Tests, test)
 	start := time.Now()
 	total := Result{Summary: rt.Summary{Action: "summary", Package: b.Package, Test: test, Strategy: o.Config.Strategy, Seed: o.Config.Seed, Bound: o.Config.Bound}, Fresh: true}
 	for {
@@ -348,7 +349,8 @@ func reproduced(ctx context.Context, b Binary, opts Options, test string, bug rt
 	}
 	defer os.RemoveAll(work)
 	cfg := rt.Config{Replay: bug.Replay, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, OutDir: work,
-		MaxSteps: len(tr.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak}
+		MaxSteps: len(tr.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak,
+		Prelude: testsBefore(b.Tests, test)}
 	res, err := Run(ctx, b, Options{Config: cfg, Timeout: 2 * time.Minute})
 	if err != nil {
 		return true
@@ -364,6 +366,19 @@ func reproduced(ctx context.Context, b Binary, opts Options, test string, bug rt
 		}
 	}
 	return false
+}
+
+// testsBefore lists the tests go test runs before test, in its order (the
+// order of b.Tests): a fresh process runs them first, so that a test
+// written to run after them (a package-level fixture they advance, as in
+// some suites) starts from the state go test gives it.
+func testsBefore(tests []string, test string) []string {
+	for i, t := range tests {
+		if t == test {
+			return tests[:i:i]
+		}
+	}
+	return nil
 }
 
 func skipTest(remaining *[]string, t string) {

@@ -28,3 +28,22 @@ func TestContext(t *testing.T) {
 	<-ctx.Done()
 	_ = tb.Context()
 }
+
+type suite struct{ *testing.T }
+
+// Late logs and failures panic as under go test: rt.TLog and the like.
+func TestLate(t *testing.T) {
+	var tb testing.TB = t
+	args := []any{"a", 1}
+	s := suite{t}
+	go func() {
+		t.Log("x", 1)
+		t.Logf("%d", 2)
+		t.Error(args...)
+		tb.Errorf("%v", 3)
+		s.Fatal("s")
+		tb.Skip()
+		t.Fail()
+		tb.FailNow()
+	}()
+}

@@ -1,0 +1,3 @@
+module example.com/deadlockcause
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/worklib
+
+go 1.25

@@ -1,0 +1,3 @@
+module example.com/identity
+
+go 1.25

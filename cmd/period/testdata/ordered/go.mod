@@ -1,0 +1,3 @@
+module example.com/ordered
+
+go 1.25

@@ -1,0 +1,3 @@
+module example.com/testingmodel
+
+go 1.22

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// What a test's goroutines do after the test function returned is seen as
+// go test sees it when the test runs alone: a late t.Log or t.Errorf panics
+// with testing's message, a panic says it came after the test returned, and
+// logging in time (or into a parent that still runs) is no bug.
+func TestTestingModelLate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/testingmodel")
+	_, sums, stderr := periodJSON(t, "test", "-json", "-budget", "20", "-o", t.TempDir(), dir)
+	if len(sums) != 7 {
+		t.Fatalf("%d summaries, want 7: %s", len(sums), stderr)
+	}
+	for test, want := range map[string]string{
+		"TestLateLog":        "after TestLateLog returned: Log in goroutine after TestLateLog has completed: late",
+		"TestLateError":      "after TestLateError returned: Log in goroutine after TestLateError has completed: late 1",
+		"TestLatePanic":      "panic in goroutine g0.1 after TestLatePanic returned: boom",
+		"TestLateFail":       "after TestLateFail returned: Fail in goroutine after TestLateFail has completed",
+		"TestLateSubtestLog": "after TestLateSubtestLog returned: Log in goroutine after TestLateSubtestLog/sub has completed: late sub",
+	} {
+		bugs := sums[test].Bugs
+		if len(bugs) != 1 || bugs[0].Kind != "panic" || !strings.Contains(bugs[0].Message, want) {
+			t.Errorf("%s: want one panic saying %q, got %+v", test, want, bugs)
+		}
+	}
+	for _, test := range []string{"TestLogInTime", "TestSubtestLogParentAlive"} {
+		if bugs := sums[test].Bugs; len(bugs) != 0 {
+			t.Errorf("%s: want no bug, got %+v", test, bugs)
+		}
+	}
+}

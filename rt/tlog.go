@@ -1,0 +1,145 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Under go test, a goroutine that logs or fails through a test's T after the
+// test (and every test above it) has completed panics: "Log in goroutine
+// after TestX has completed: msg" (package testing's log and Fail). Under
+// Period the test's T is a schedule's subtest that stays running until the
+// run is over, so these hooks say it instead: once the test function has
+// returned, a controlled goroutine's t.Log, t.Error, t.Fatal, t.Skip (and
+// their f forms) or t.Fail panics with go test's message, as it does when the
+// test runs alone. Before that, or outside control, they are the real calls.
+
+// afterTest is " after TestX returned" once the test function has returned:
+// go test runs no test body any more, a failure is in work left behind.
+// e.mu is held.
+func (e *engine) afterTest() string {
+	if e.rootDone && len(e.gs) > 0 && e.gs[0].t != nil {
+		return " after " + TName(e.gs[0].t) + " returned"
+	}
+	return ""
+}
+
+// lateT tells whether tb is the T of the run's test or of one of its
+// subtests and the test function has returned. e.mu is held.
+func (e *engine) lateT(tb testing.TB) (string, bool) {
+	if !e.rootDone || e.finished {
+		return "", false
+	}
+	for _, g := range e.gs {
+		if g.t != nil && testing.TB(g.t) == tb {
+			return TName(g.t), true
+		}
+	}
+	return "", false
+}
+
+// lateLog panics as testing's log does once its test has completed, or
+// returns with nothing done.
+// msg formats the message only then: its operands' String methods may
+// reach key points.
+func lateLog(tb testing.TB, msg func() string) {
+	e := eng
+	_, md := e.enter()
+	if md != modeControl {
+		return
+	}
+	name, late := e.lateT(tb)
+	e.mu.Unlock()
+	if late {
+		// testing.(*common).log: trailing newline dropped, later lines indented.
+		s := strings.ReplaceAll(strings.TrimSuffix(msg(), "\n"), "\n", "\n    ") + "\n"
+		panic("Log in goroutine after " + name + " has completed: " + s)
+	}
+}
+
+// lateFail panics as testing's Fail does once its test has completed.
+func lateFail(tb testing.TB) {
+	e := eng
+	_, md := e.enter()
+	if md != modeControl {
+		return
+	}
+	name, late := e.lateT(tb)
+	e.mu.Unlock()
+	if late {
+		panic("Fail in goroutine after " + name + " has completed")
+	}
+}
+
+// TLog is t.Log(args...).
+func TLog(tb testing.TB, args ...any) {
+	tb.Helper()
+	lateLog(tb, func() string { return fmt.Sprintln(args...) })
+	tb.Log(args...)
+}
+
+// TLogf is t.Logf(format, args...).
+func TLogf(tb testing.TB, format string, args ...any) {
+	tb.Helper()
+	lateLog(tb, func() string { return fmt.Sprintf(format, args...) })
+	tb.Logf(format, args...)
+}
+
+// TError is t.Error(args...).
+func TError(tb testing.TB, args ...any) {
+	tb.Helper()
+	lateLog(tb, func() string { return fmt.Sprintln(args...) })
+	tb.Error(args...)
+}
+
+// TErrorf is t.Errorf(format, args...).
+func TErrorf(tb testing.TB, format string, args ...any) {
+	tb.Helper()
+	lateLog(tb, func() string { return fmt.Sprintf(format, args...) })
+	tb.Errorf(format, args...)
+}
+
+// TFatal is t.Fatal(args...).
+func TFatal(tb testing.TB, args ...any) {
+	tb.Helper()
+	lateLog(tb, func() string { return fmt.Sprintln(args...) })
+	tb.Fatal(args...)
+}
+
+// TFatalf is t.Fatalf(format, args...).
+func TFatalf(tb testing.TB, format string, args ...any) {
+	tb.Helper()
+	lateLog(tb, func() string { return fmt.Sprintf(format, args...) })
+	tb.Fatalf(format, args...)
+}
+
+// TSkip is t.Skip(args...).
+func TSkip(tb testing.TB, args ...any) {
+	tb.Helper()
+	lateLog(tb, func() string { return fmt.Sprintln(args...) })
+	tb.Skip(args...)
+}
+
+// TSkipf is t.Skipf(format, args...).
+func TSkipf(tb testing.TB, format string, args ...any) {
+	tb.Helper()
+	lateLog(tb, func() string { return fmt.Sprintf(format, args...) })
+	tb.Skipf(format, args...)
+}
+
+// TFail is t.Fail().
+func TFail(tb testing.TB) {
+	tb.Helper()
+	lateFail(tb)
+	tb.Fail()
+}
+
+// TFailNow is t.FailNow().
+func TFailNow(tb testing.TB) {
+	tb.Helper()
+	lateFail(tb)
+	tb.FailNow()
+}
