@@ -100,7 +100,7 @@ func TestMinimizeHandDerived(t *testing.T) {
 	}
 	dir, _ := filepath.Abs("../../examples/wgadd")
 	pages := t.TempDir()
-	_, sums, stderr := periodJSON(t, "test", "-json", "-run", "^TestSum$", "-html", pages, "-o", t.TempDir(), dir)
+	_, sums, stderr := periodJSON(t, "test", "-json", "-race=false", "-run", "^TestSum$", "-html", pages, "-o", t.TempDir(), dir)
 	s, ok := sums["TestSum"]
 	if !ok || len(s.Bugs) != 1 || s.Bugs[0].Shrink == nil {
 		t.Fatalf("no minimised bug: %+v %s", s, stderr)
@@ -112,14 +112,16 @@ func TestMinimizeHandDerived(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var order []string
+	// The runs of goroutines, as derived (which side of a hand-off takes
+	// the step is the engine's business).
+	var runs []string
 	for _, e := range min.Entries {
-		if !e.Choice {
-			order = append(order, e.G)
+		if !e.Choice && (len(runs) == 0 || runs[len(runs)-1] != e.G) {
+			runs = append(runs, e.G)
 		}
 	}
-	if got, want := strings.Join(order, " "), "0 0.1 0.1 0.2 0 0 0 0"; got != want {
-		t.Errorf("minimised order %s, want %s", got, want)
+	if got, want := strings.Join(runs, " "), "0 0.1 0.2 0"; got != want {
+		t.Errorf("minimised runs %s, want %s", got, want)
 	}
 	// -html wrote the timeline page of the minimised schedule.
 	page := filepath.Join(pages, strings.TrimSuffix(filepath.Base(s.Bugs[0].Minimized), ".period")+".html")
