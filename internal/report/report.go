@@ -157,7 +157,10 @@ func (p *Printer) Result(s JSONSummary) {
 		if b.Minimized != "" {
 			show = b.Minimized
 			fmt.Fprintf(p.W, "    minimised: period replay %s\n", b.Minimized)
-			if sh := b.Shrink; sh != nil {
+			if sh := b.Shrink; sh != nil && sh.After == sh.Before {
+				fmt.Fprintf(p.W, "      no smaller schedule found (%d switches, %d steps, %d goroutines; %d schedules tried)\n",
+					sh.Before.Switches, sh.Before.Steps, sh.Before.Goroutines, sh.Tries)
+			} else if sh != nil {
 				fmt.Fprintf(p.W, "      shrunk from %d to %d switches, %d to %d steps, %d to %d goroutines (%d schedules tried)\n",
 					sh.Before.Switches, sh.After.Switches, sh.Before.Steps, sh.After.Steps, sh.Before.Goroutines, sh.After.Goroutines, sh.Tries)
 			}

@@ -186,3 +186,12 @@ func TestInterleavingFoldsLoops(t *testing.T) {
 		t.Fatalf("a loop of 100 iterations is not folded:\n%s", got)
 	}
 }
+
+func TestResultNothingShrunk(t *testing.T) {
+	c := trace.Cost{Switches: 2, Steps: 6, Goroutines: 3}
+	var b bytes.Buffer
+	(&Printer{W: &b}).Result(JSONSummary{Test: "TestX", Bugs: []JSONBug{{Kind: "deadlock", Replay: "/nonexistent/x.period", Minimized: "/nonexistent/x.min.period", Shrink: &Shrink{Before: c, After: c, Tries: 10}}}})
+	if !strings.Contains(b.String(), "no smaller schedule found (2 switches, 6 steps, 3 goroutines; 10 schedules tried)") || strings.Contains(b.String(), "shrunk") {
+		t.Errorf("a schedule that did not shrink:\n%s", b.String())
+	}
+}
