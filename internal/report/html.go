@@ -19,9 +19,10 @@ import (
 // laneH and stepW are the geometry of the timeline in SVG units; zooming
 // scales the width.
 const (
-	laneH  = 18
-	stepW  = 12
-	labelW = 90
+	maxSnippets = 500
+	laneH       = 18
+	stepW       = 12
+	labelW      = 90
 )
 
 type htmlMark struct {
@@ -53,6 +54,7 @@ type htmlPage struct {
 	Lanes                                               []htmlLane
 	Handoffs                                            []htmlHandoff
 	Shrink                                              *Shrink
+	Snippets                                            map[string]string // site: its source around it
 }
 
 var blockedLine = regexp.MustCompile(`goroutine g(\d+(?:\.\d+)*) (blocked on \S+ at \S+|still running[^,]*)`)
@@ -116,6 +118,16 @@ func WriteHTML(w io.Writer, tr *trace.Trace, file string, shrink *Shrink) error 
 		marks[i] = htmlMark{X: x, Y: laneH / 2, Step: i + 1, G: e.G, Op: e.Op, Site: e.Site, Src: src.line(e.Site),
 			Bug: tr.Location != "" && e.Site == tr.Location, Special: special}
 	}
+	// The source around each site, shown when a step is selected; a page of
+	// very many sites keeps the first ones.
+	p.Snippets = map[string]string{}
+	for _, m := range marks {
+		if _, ok := p.Snippets[m.Site]; !ok && len(p.Snippets) < maxSnippets {
+			if sn := src.snippet(m.Site, 3); sn != "" {
+				p.Snippets[m.Site] = sn
+			}
+		}
+	}
 	for _, m := range marks {
 		l := &p.Lanes[idx[m.G]]
 		l.Marks = append(l.Marks, m)
@@ -160,6 +172,7 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; }
 .handoff { stroke: #999; stroke-width: 1; marker-end: url(#arrow); }
 .bar button, .bar label { margin-right: .6em; }
 #detail { min-height: 3em; }
+#snippet:empty { display: none; }
 </style>
 </head>
 <body>
@@ -179,11 +192,12 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; }
 <text x="2" y="{{.YText}}">g{{.G}}</text>
 <line x1="{{.X1}}" y1="9" x2="{{.X2}}" y2="9"/>
 {{if .Blocked}}<rect class="blocked" x="{{.BX}}" y="1" width="{{.BW}}" height="16"><title>g{{.G}} {{.Blocked}}</title></rect>
-{{end}}{{range .Marks}}<circle class="mark{{if .Bug}} bug{{end}}{{if .Special}} special{{end}}" cx="{{.X}}" cy="{{.Y}}" r="4" data-step="{{.Step}}"><title>step {{.Step}}: g{{.G}} {{.Op}} {{.Site}}{{if .Src}}: {{.Src}}{{end}}</title></circle>
+{{end}}{{range .Marks}}<circle class="mark{{if .Bug}} bug{{end}}{{if .Special}} special{{end}}" cx="{{.X}}" cy="{{.Y}}" r="4" data-step="{{.Step}}" data-site="{{.Site}}"><title>step {{.Step}}: g{{.G}} {{.Op}} {{.Site}}{{if .Src}}: {{.Src}}{{end}}</title></circle>
 {{end}}</g>
 {{end}}</svg>
 </div>
-<div id="detail">Select a step to see its source line.</div>
+<div id="detail">Select a step to see its source.</div>
+<pre id="snippet"></pre>
 <script>
 (function () {
   var svg = document.getElementById("svg"), w = {{.Width}}, zoom = 1;
@@ -207,7 +221,8 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; }
     svg.setAttribute("height", y + 4);
     svg.setAttribute("viewBox", "0 0 " + w + " " + (y + 4));
   };
-  var sel = null, detail = document.getElementById("detail");
+  var snippets = {{.Snippets}};
+  var sel = null, detail = document.getElementById("detail"), snippet = document.getElementById("snippet");
   svg.addEventListener("click", function (ev) {
     var m = ev.target.closest(".mark");
     if (!m) { return; }
@@ -215,6 +230,7 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; }
     sel = m;
     m.classList.add("sel");
     detail.textContent = m.querySelector("title").textContent;
+    snippet.textContent = snippets[m.getAttribute("data-site")] || "";
   });
 })();
 </script>

@@ -139,6 +139,11 @@ func TestHTMLPage(t *testing.T) {
 	if !strings.Contains(strings.Join(p.titles, "\n"), "step 3: g0 lock p/p.go:4: mu.Lock()") {
 		t.Errorf("a mark does not show its source line on hover: %q", p.titles)
 	}
+	// The source around each step, for the step selected: the site's line
+	// marked, escaped for the script.
+	if i := strings.Index(html, "var snippets = {"); i < 0 || !strings.Contains(html[i:], `"p/p.go:4":"`) || !strings.Contains(html[i:], `\u003e     4      mu.Lock()`) {
+		t.Error("the page has no source snippets of its steps")
+	}
 	if !strings.Contains(html, "minimised from 9 switches, 20 steps, 3 goroutines (7 schedules tried)") {
 		t.Error("the page does not say how the schedule was minimised")
 	}

@@ -187,14 +187,15 @@ func newSources(dir string) *sources {
 	return s
 }
 
-func (s *sources) line(site string) string {
+// lines returns the source of site's file and the line number (1-based).
+func (s *sources) lines(site string) ([]string, int) {
 	i := strings.LastIndexByte(site, ':')
 	if s == nil || s.root == "" || i < 0 {
-		return ""
+		return nil, 0
 	}
 	n, err := strconv.Atoi(site[i+1:])
 	if err != nil {
-		return ""
+		return nil, 0
 	}
 	file := site[:i]
 	lines, ok := s.files[file]
@@ -206,6 +207,14 @@ func (s *sources) line(site string) string {
 		s.files[file] = lines
 	}
 	if n < 1 || n > len(lines) {
+		return nil, 0
+	}
+	return lines, n
+}
+
+func (s *sources) line(site string) string {
+	lines, n := s.lines(site)
+	if n == 0 {
 		return ""
 	}
 	l := strings.Join(strings.Fields(lines[n-1]), " ")
@@ -213,6 +222,24 @@ func (s *sources) line(site string) string {
 		l = l[:57] + "..."
 	}
 	return l
+}
+
+// snippet is the source around site: context lines either side, numbered,
+// the site's line marked.
+func (s *sources) snippet(site string, context int) string {
+	lines, n := s.lines(site)
+	if n == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for i := max(1, n-context); i <= min(len(lines), n+context); i++ {
+		mark := "  "
+		if i == n {
+			mark = "> "
+		}
+		fmt.Fprintf(&b, "%s%5d  %s\n", mark, i, strings.ReplaceAll(lines[i-1], "\t", "    "))
+	}
+	return b.String()
 }
 
 // shortSite drops the directories of a site: the column is narrow.
