@@ -100,7 +100,7 @@ func cmdMinimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	p := &report.Printer{W: stdout, JSON: *jsonOut, Verbose: *verbose}
 	s := report.JSONSummary{Action: "summary", Package: min.Package, Test: min.Test, Strategy: "minimize:" + min.Strategy, Seed: min.Seed, Bound: min.Bound,
 		Schedules: m.Tries, Steps: m.After.Steps}
-	b := report.JSONBug{Kind: min.Kind, Schedule: min.Schedule, Message: min.Message, Location: min.Location, Replay: file}
+	b := report.JSONBug{Kind: min.Kind, Schedule: min.Schedule, Message: min.Message, Location: min.Location, Replay: file, Created: m.Created, CreatedBy: m.CreatedBy}
 	report.SetMinimized(&b, m)
 	s.Bugs = []report.JSONBug{b}
 	p.Result(s)

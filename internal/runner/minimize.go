@@ -18,6 +18,9 @@ type Minimized struct {
 	File          string     // the minimised replay file, beside the original
 	Before, After trace.Cost // of the original record and of the minimised one
 	Tries         int        // candidate schedules run
+	// Leaks and deadlocks: the go statement that created the goroutine
+	// at the bug's location, and the function holding it.
+	Created, CreatedBy string
 }
 
 // MinFileName is where the minimised record of file goes: NAME.min.EXT
@@ -76,6 +79,9 @@ func Minimize(ctx context.Context, b Binary, file string, budget int, opts Optio
 	}
 	for _, r := range rs {
 		m.Tries += r.Schedules
+		for _, xb := range r.Bugs {
+			m.Created, m.CreatedBy = xb.Created, xb.CreatedBy
+		}
 	}
 	min, err := trace.ReadFile(cand)
 	if err != nil {
