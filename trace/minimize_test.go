@@ -211,3 +211,24 @@ func TestMoves(t *testing.T) {
 		}
 	}
 }
+
+// Past its candidate, the guide keeps the goroutine that ran last (no
+// needless switch) unless it only yields, else takes the first by path.
+func TestGuideDefaultOrder(t *testing.T) {
+	g := NewGuide([]Entry{{G: "0.2", Op: "lock"}})
+	en := []Entry{{G: "0.10", Op: "lock"}, {G: "0.2", Op: "lock"}, {G: "0.3", Op: "send"}}
+	if i := g.Next(en); en[i].G != "0.2" {
+		t.Fatalf("the candidate's step: ran %s", en[i].G)
+	}
+	if i := g.Next(en); en[i].G != "0.2" {
+		t.Fatalf("past the candidate the last goroutine goes on: ran %s", en[i].G)
+	}
+	en = []Entry{{G: "0.10", Op: "lock"}, {G: "0.2", Op: "yield"}, {G: "0.3", Op: "yield"}}
+	if i := g.Next(en); en[i].G != "0.10" {
+		t.Fatalf("a yielding goroutine lets another run: ran %s", en[i].G)
+	}
+	en = []Entry{{G: "0.10", Op: "yield"}, {G: "0.3", Op: "send"}, {G: "0.2", Op: "recv"}}
+	if i := g.Next(en); en[i].G != "0.2" {
+		t.Fatalf("the first by creation path among those not yielding: ran %s", en[i].G)
+	}
+}
