@@ -85,6 +85,8 @@ func flatten(pre []Entry, us []unit) []Entry {
 type Guide struct {
 	queue   map[string][]int // per goroutine: indices of its remaining units
 	us      []unit
+	used    []bool
+	first   int     // no unit before it is left
 	pending []Entry // choices of the step under way (first: those before any step)
 	last    string
 }
@@ -92,7 +94,7 @@ type Guide struct {
 // NewGuide makes a guide that follows the candidate es.
 func NewGuide(es []Entry) *Guide {
 	pre, us := units(es)
-	g := &Guide{queue: map[string][]int{}, us: us, pending: pre}
+	g := &Guide{queue: map[string][]int{}, us: us, used: make([]bool, len(us)), pending: pre}
 	for i, u := range us {
 		g.queue[u.step.G] = append(g.queue[u.step.G], i)
 	}
@@ -102,13 +104,30 @@ func NewGuide(es []Entry) *Guide {
 // Next picks one of the enabled goroutines (G and Op set; Site is not
 // needed) and returns its index.
 func (g *Guide) Next(enabled []Entry) int {
+	for g.first < len(g.us) && g.used[g.first] {
+		g.first++
+	}
 	pick, at := -1, 0
-	for i, en := range enabled {
-		if q := g.queue[en.G]; len(q) > 0 && (pick < 0 || q[0] < at) {
-			pick, at = i, q[0]
+	if g.first < len(g.us) {
+		// Usually the candidate's next step is enabled: no need to look up
+		// every enabled goroutine's queue (hundreds of them, at every step).
+		want := g.us[g.first].step.G
+		for i, en := range enabled {
+			if en.G == want {
+				pick, at = i, g.first
+				break
+			}
+		}
+	}
+	if pick < 0 {
+		for i, en := range enabled {
+			if q := g.queue[en.G]; len(q) > 0 && (pick < 0 || q[0] < at) {
+				pick, at = i, q[0]
+			}
 		}
 	}
 	if pick >= 0 {
+		g.used[at] = true
 		q := g.queue[enabled[pick].G]
 		g.queue[enabled[pick].G] = q[1:]
 		g.pending = append(g.pending[:0:0], g.us[at].choices...)
