@@ -72,6 +72,11 @@ type Config struct {
 	OutDir  string // where replay files go
 	Results string // JSON-lines file the results are appended to
 	Replay  string // replay this trace file instead of exploring
+	// Minimize > 0 with Replay: shrink the replay's schedule instead,
+	// trying at most Minimize candidates, and write the result to
+	// MinimizeOut (see minimize.go).
+	Minimize    int    `json:",omitempty"`
+	MinimizeOut string `json:",omitempty"`
 	// Fresh names a state file: explore one schedule of the (single)
 	// selected test, continuing the exploration the file records, and
 	// update it (see fresh.go).
@@ -311,7 +316,11 @@ func Explore(t *testing.T, tests []Test) {
 		if rep != nil {
 			// The runner learns which schedule a dying process was in from "run" lines.
 			out.write(progress{Action: "run", Test: tt.Name, Schedule: rep.Schedule})
-			s = replayOne(t, tt, cfg, rep, restores)
+			if cfg.Minimize > 0 {
+				s = minimizeOne(t, tt, cfg, rep, restores)
+			} else {
+				s = replayOne(t, tt, cfg, rep, restores)
+			}
 		} else {
 			s = exploreOne(t, tt, cfg, restores, out)
 		}

@@ -19,6 +19,10 @@ type replayer struct {
 	t        *trace.Trace
 	pos      int
 	diverged string
+	// guide, when set, follows a minimisation candidate instead of the
+	// record: it never diverges (see trace.Guide); t names the bug sought.
+	guide *trace.Guide
+	enBuf []trace.Entry
 }
 
 func (r *replayer) diverge(e *engine, msg string) int {
@@ -30,6 +34,21 @@ func (r *replayer) diverge(e *engine, msg string) int {
 }
 
 func (r *replayer) next(e *engine, enabled []*gstate) int {
+	if r.guide != nil {
+		if r.t.Kind != "fail" && r.sawRecordedBug(e) {
+			// The bug sought happened: the rest of the run cannot make it
+			// cheaper. A failed test is reported when it returns, so
+			// that run goes on (a replay stopped earlier would not show it).
+			e.stop()
+			return -1
+		}
+		en := r.enBuf[:0]
+		for _, g := range enabled {
+			en = append(en, trace.Entry{G: g.path, Op: g.p.op.String()})
+		}
+		r.enBuf = en
+		return r.guide.Next(en)
+	}
 	for r.pos < len(r.t.Entries) && r.t.Entries[r.pos].Choice {
 		return r.diverge(e, fmt.Sprintf("entry %d: the record makes a choice where the program is at a scheduling point", r.pos+1))
 	}
@@ -81,6 +100,9 @@ func (r *replayer) sawRecordedBug(e *engine) bool {
 }
 
 func (r *replayer) choose(e *engine, n int) int {
+	if r.guide != nil {
+		return r.guide.Choose(n)
+	}
 	if r.pos >= len(r.t.Entries) || !r.t.Entries[r.pos].Choice {
 		r.diverge(e, fmt.Sprintf("entry %d: the program makes a choice among %d that the record does not have", r.pos+1, n))
 		return 0

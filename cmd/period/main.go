@@ -3,6 +3,8 @@
 //
 //	period test [flags] [packages]   explore the tests of packages
 //	period replay [-json] [-v] FILE  re-run the schedule recorded in FILE
+//	period minimize FILE             shrink the schedule of FILE (writes FILE.min)
+//	period view FILE                 write FILE's schedule as an HTML timeline
 //	period strategies                list the exploration strategies
 //	period merge DIR...              combine the results of period test -shard
 //
@@ -49,6 +51,8 @@ const usage = `Period runs Go tests under controlled goroutine schedules.
 Usage:
 	period test [flags] [packages]
 	period replay [-json] [-v] FILE
+	period minimize [-budget n] [-json] [-v] FILE
+	period view [-o file.html] FILE
 	period strategies
 	period bench [flags] [packages]
 	period merge [-json] [-v] [-o DIR] DIR...
@@ -72,6 +76,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdTest(ctx, args[1:], stdout, stderr)
 	case "replay":
 		return cmdReplay(ctx, args[1:], stdout, stderr)
+	case "minimize", "minimise":
+		return cmdMinimize(ctx, args[1:], stdout, stderr)
+	case "view":
+		return cmdView(args[1:], stdout, stderr)
 	case "bench":
 		return cmdBench(ctx, args[1:], stdout, stderr)
 	case "merge":
@@ -101,6 +109,9 @@ type testFlags struct {
 	shard, resume             string
 	leaks, tags, instrument   string
 	ignoreLeak, uninstr       stringList
+	minimize                  bool
+	html                      string
+	minimizeBudget            int
 	timeout                   time.Duration
 }
 
@@ -133,6 +144,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.fresh, "fresh", false, "run every schedule in a new test process, where the test runs for the first time (for suites that are not re-runnable in one process; slower)")
 	fs.StringVar(&f.leaks, "leaks", "all", "which goroutines left running when a test returns are reported: `all`, blocked (not those still woken by timers), off")
 	fs.Var(&f.ignoreLeak, "ignore-leak", "do not report a left goroutine with function `name` on its stack or created by it (repeatable; as goleak.IgnoreAnyFunction)")
+	fs.BoolVar(&f.minimize, "minimize", true, "shrink every bug's schedule before reporting it (fewest switches, steps, goroutines) and write NAME.min.period beside its replay file")
+	fs.StringVar(&f.html, "html", "", "write a self-contained HTML timeline of every bug's schedule into `dir`")
+	fs.IntVar(&f.minimizeBudget, "minimize-budget", defaultMinimizeBudget, "run at most `n` candidate schedules per minimisation")
 	fs.BoolVar(&f.short, "short", false, "tell long-running tests to shorten their run time (testing.Short(), as go test -short)")
 	fs.StringVar(&f.tags, "tags", "", "build with the comma-separated build `tags` (as go test -tags)")
 	fs.StringVar(&f.instrument, "instrument", "all", "which packages of other modules are instrumented: `all` (every one but the standard library's), module (the main module's only), or comma-separated import path patterns (path/...)")
@@ -204,8 +218,22 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "period: -resume and -fresh cannot be combined")
 		return exitError
 	}
+	minBudget := 0
+	if f.minimize {
+		minBudget = f.minimizeBudget
+	}
+	html := ""
+	if f.html != "" {
+		if html, err = filepath.Abs(f.html); err == nil {
+			err = os.MkdirAll(html, 0o755)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "period: -html: %v\n", err)
+			return exitError
+		}
+	}
 	prep := instrument.PrepareOptions{Tags: cfg.Tags, Instrument: cfg.Instrument, Uninstrumented: cfg.Uninstrumented}
-	return testPackages(ctx, fs.Args(), prep, cfg, f.timeout, f.fresh, p, stderr, par)
+	return testPackages(ctx, fs.Args(), prep, cfg, f.timeout, f.fresh, minBudget, html, p, stderr, par)
 }
 
 // stringList is a repeatable string flag.
@@ -222,7 +250,9 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 }
 
 // testPackages prepares, builds and explores each package.
-func testPackages(ctx context.Context, patterns []string, prep instrument.PrepareOptions, cfg rt.Config, timeout time.Duration, fresh bool, p *report.Printer, stderr io.Writer, par *parallelism) int {
+// minBudget > 0 minimises every bug's schedule with at most that many candidates.
+// html != "" writes a timeline page of every bug there.
+func testPackages(ctx context.Context, patterns []string, prep instrument.PrepareOptions, cfg rt.Config, timeout time.Duration, fresh bool, minBudget int, html string, p *report.Printer, stderr io.Writer, par *parallelism) int {
 	work, err := os.MkdirTemp("", "period-build-")
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
@@ -273,8 +303,15 @@ func testPackages(ctx context.Context, patterns []string, prep instrument.Prepar
 			return exitError
 		}
 		bugs := 0
+		binary := runner.Binary{Path: bin, Dir: pkg.Dir, Package: pkg.ImportPath, Tests: pkg.Tests}
 		for _, r := range results {
 			s := report.Summary(r, pkg.Uninstrumented)
+			if minBudget > 0 {
+				minimizeBugs(ctx, binary, &s, minBudget, runner.Options{Config: cfg}, p)
+			}
+			if html != "" {
+				writeViews(html, &s, p)
+			}
 			p.Result(s)
 			par.record(s)
 			bugs += len(r.Bugs)

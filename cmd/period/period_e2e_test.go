@@ -30,6 +30,18 @@ func TestPeriodFindsFigure1Bugs(t *testing.T) {
 	if len(found) != 3 {
 		t.Fatalf("found %v in %d schedules, want all three bugs", found, sums["TestOnce"].Schedules)
 	}
+	// The nil dereference in Lock, minimised, against the minimum derived
+	// by hand: g0 hands over to the victim (1), which reads done == false
+	// and is preempted before waiters++ (2); the other runs Once to the end,
+	// frees the lock and sets it to nil; the victim resumes and dereferences
+	// it (3). g0 must hand over, and the victim must be preempted once.
+	for _, b := range sums["TestOnce"].Bugs {
+		if strings.HasSuffix(b.Location, "periodonce.go:20") && strings.Contains(b.Message, "nil pointer dereference") {
+			if b.Shrink == nil || b.Shrink.After.Switches != 3 {
+				t.Errorf("the nil dereference is not minimised to 3 switches: %+v", b.Shrink)
+			}
+		}
+	}
 	t.Logf("first schedule of each bug: %v", found)
 }
 

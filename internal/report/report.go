@@ -55,6 +55,22 @@ type JSONBug struct {
 	// created the goroutine at Location, and the function that executed it.
 	Created   string `json:",omitempty"`
 	CreatedBy string `json:",omitempty"`
+	// Minimized is the replay file of the shrunk schedule (period minimize,
+	// or test's -minimize), and Shrink what it took from the original.
+	Minimized string  `json:",omitempty"`
+	Shrink    *Shrink `json:",omitempty"`
+}
+
+// Shrink compares a minimised schedule with the original.
+type Shrink struct {
+	Before, After trace.Cost // Switches, Steps, Goroutines
+	Tries         int        // candidate schedules run
+}
+
+// SetMinimized records the outcome of a minimisation on b.
+func SetMinimized(b *JSONBug, m runner.Minimized) {
+	b.Minimized = m.File
+	b.Shrink = &Shrink{Before: m.Before, After: m.After, Tries: m.Tries}
 }
 
 // Summary converts a runner result to the JSON contract.
@@ -112,35 +128,100 @@ func (p *Printer) Result(s JSONSummary) {
 		if loc == "" {
 			loc = "unknown location"
 		}
-		if strings.HasPrefix(s.Strategy, "replay:") {
+		if strings.HasPrefix(s.Strategy, "minimize:") {
+			fmt.Fprintf(p.W, "--- BUG %s: %s at %s (schedule %d of %s seed %d, minimised in %d runs)\n", s.Test, b.Kind, loc, b.Schedule, strings.TrimPrefix(s.Strategy, "minimize:"), s.Seed, s.Schedules)
+		} else if strings.HasPrefix(s.Strategy, "replay:") {
 			fmt.Fprintf(p.W, "--- BUG %s: %s at %s (replay of schedule %d, %s seed %d)\n", s.Test, b.Kind, loc, b.Schedule, strings.TrimPrefix(s.Strategy, "replay:"), s.Seed)
 		} else {
 			fmt.Fprintf(p.W, "--- BUG %s: %s at %s (schedule %d of %d, %s seed %d)\n", s.Test, b.Kind, loc, b.Schedule, s.Schedules, s.Strategy, s.Seed)
 		}
-		for _, line := range strings.Split(strings.TrimRight(b.Message, "\n"), "\n") {
+		msg := strings.Split(strings.TrimRight(b.Message, "\n"), "\n")
+		if !p.Verbose {
+			msg = groupGoroutines(msg)
+		}
+		for _, line := range msg {
 			fmt.Fprintf(p.W, "    %s\n", line)
 		}
 		if i == 0 && s.Schedule != "" {
-			fmt.Fprintf(p.W, "    schedule: %s\n", s.Schedule)
+			sched := s.Schedule
+			if !p.Verbose {
+				sched = compressSchedule(sched)
+			}
+			fmt.Fprintf(p.W, "    schedule: %s\n", sched)
 		}
-		if b.Replay != "" {
-			fmt.Fprintf(p.W, "    replay:   period replay %s\n", b.Replay)
-			if i == 0 || p.Verbose {
-				if tr, err := trace.ReadFile(b.Replay); err == nil {
-					max := 30
-					if p.Verbose {
-						max = 0
-					}
-					for _, line := range strings.Split(strings.TrimRight(tr.Format(max), "\n"), "\n") {
-						fmt.Fprintf(p.W, "    %s\n", line)
-					}
-				}
+		if b.Replay == "" {
+			continue
+		}
+		fmt.Fprintf(p.W, "    replay:   period replay %s\n", b.Replay)
+		show := b.Replay
+		if b.Minimized != "" {
+			show = b.Minimized
+			fmt.Fprintf(p.W, "    minimised: period replay %s\n", b.Minimized)
+			if sh := b.Shrink; sh != nil && sh.After == sh.Before {
+				fmt.Fprintf(p.W, "      no smaller schedule found (%d switches, %d steps, %d goroutines; %d schedules tried)\n",
+					sh.Before.Switches, sh.Before.Steps, sh.Before.Goroutines, sh.Tries)
+			} else if sh != nil {
+				fmt.Fprintf(p.W, "      shrunk from %d to %d switches, %d to %d steps, %d to %d goroutines (%d schedules tried)\n",
+					sh.Before.Switches, sh.After.Switches, sh.Before.Steps, sh.After.Steps, sh.Before.Goroutines, sh.After.Goroutines, sh.Tries)
 			}
 		}
+		if i > 0 && !p.Verbose {
+			continue
+		}
+		tr, err := trace.ReadFile(show)
+		if err != nil {
+			continue
+		}
+		p.interleaving(tr, b.Message, show != b.Replay)
 	}
 	if s.Diverged != "" {
 		fmt.Fprintf(p.W, "    diverged: %s\n", s.Diverged)
 	}
+}
+
+// interleaving prints the schedule of tr: the table of the goroutines
+// involved, and with -v every step.
+func (p *Printer) interleaving(tr *trace.Trace, msg string, minimised bool) {
+	var steps []trace.Entry
+	for _, e := range tr.Entries {
+		if !e.Choice {
+			steps = append(steps, e)
+		}
+	}
+	c := trace.CostOf(tr.Entries)
+	cols := involved(msg, steps)
+	what := "interleaving"
+	if minimised {
+		what = "minimised interleaving"
+	}
+	names := make([]string, len(cols))
+	for i, g := range cols {
+		names[i] = "g" + g
+	}
+	shown := strings.Join(names, ", ")
+	if len(cols) < c.Goroutines {
+		shown += fmt.Sprintf(" (%d of %d goroutines)", len(cols), c.Goroutines)
+	}
+	fmt.Fprintf(p.W, "    %s: %d step%s, %d switch%s; goroutines %s\n", what, c.Steps, plural(c.Steps), c.Switches, es(c.Switches), shown)
+	rows := maxRows
+	if p.Verbose {
+		rows = 0
+	}
+	for _, line := range strings.Split(strings.TrimRight(Interleaving(tr, cols, rows), "\n"), "\n") {
+		fmt.Fprintf(p.W, "    %s\n", line)
+	}
+	if p.Verbose {
+		for _, line := range strings.Split(strings.TrimRight(tr.Format(0), "\n"), "\n") {
+			fmt.Fprintf(p.W, "    %s\n", line)
+		}
+	}
+}
+
+func es(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "es"
 }
 
 // uncontrolled says when goroutines started by uninstrumented code ran
