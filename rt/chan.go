@@ -93,11 +93,24 @@ func (e *engine) chanReady(g *gstate, h *hchan, send bool) bool {
 }
 
 // partnerFor finds a parked goroutine (first come, first served) waiting to
-// perform the complementary operation on unbuffered channel h.
+// perform the complementary operation on unbuffered channel h, among those
+// parked there (ready.go keeps them per channel side).
 func (e *engine) partnerFor(g *gstate, h *hchan, send bool) *gstate {
+	key := sendKey(h) // a receiver looks for senders
+	if send {
+		key = recvKey(h)
+	}
+	l := e.rs.parkedOn[key]
 	var best *gstate
-	for _, o := range e.gs {
-		if o == g || o.status != gParked || (best != nil && o.seq > best.seq) {
+	j := 0
+	for _, r := range l {
+		o := r.g
+		if o.status != gParked || o.seq != r.seq {
+			continue // it left that operation: dropped
+		}
+		l[j] = r
+		j++
+		if o == g || (best != nil && o.seq > best.seq) {
 			continue
 		}
 		if o.p.op == strategy.OpSend && !send && o.p.ch == h ||
@@ -113,6 +126,10 @@ func (e *engine) partnerFor(g *gstate, h *hchan, send bool) *gstate {
 				}
 			}
 		}
+	}
+	if j < len(l) {
+		clear(l[j:])
+		e.rs.parkedOn[key] = l[:j]
 	}
 	return best
 }
@@ -197,6 +214,7 @@ func Send[T any](site string, ch chan<- T, v T) {
 		return
 	}
 	ch <- v
+	e.touchAsync(schanOf(ch))
 	e.opDone(g)
 }
 
@@ -228,6 +246,7 @@ func Recv2[T any](site string, ch <-chan T) (T, bool) {
 		return zero, false
 	}
 	v, ok := <-ch
+	e.touchAsync(rchanOf(ch))
 	e.opDone(g)
 	return v, ok
 }
@@ -239,7 +258,7 @@ func Close[T any](site string, ch chan<- T) {
 	switch m {
 	case modeControl:
 		h := schanOf(ch)
-		g.p = pending{op: strategy.OpClose, site: site, obj: uintptr(unsafe.Pointer(h))}
+		g.p = pending{op: strategy.OpClose, site: site, obj: uintptr(unsafe.Pointer(h)), ch: h}
 		e.point(g)
 		e.chanClose(g, h)
 		e.mu.Unlock()
@@ -247,6 +266,7 @@ func Close[T any](site string, ch chan<- T) {
 		return
 	}
 	close(ch)
+	e.touchAsync(schanOf(ch))
 	e.opDone(g)
 }
 
@@ -307,6 +327,7 @@ func Select(site string, hasDefault bool, cases ...Case) int {
 		k = ready[e.choose(g, len(ready))]
 	}
 	if k >= 0 {
+		e.touchChan(cases[k].ch)
 		g.p.obj = uintptr(unsafe.Pointer(cases[k].ch))
 		e.firePartner(g, cases[k].ch, cases[k].send)
 	}

@@ -84,6 +84,9 @@ type gstate struct {
 	tctx     *vctx    // t.Context() of the (sub)test run by this goroutine, once asked for
 	created  string   // site of the go statement that started g
 	creator  uintptr  // pc in the function that executed it (resolved only for reports)
+	inCand   bool     // in e.rs.cand (ready.go)
+	blocked  bool     // parked, not ready, registered under what it waits for
+	blockGen uint32   // tells live registrations from stale ones
 }
 
 // choiceRec is an open choice made after the first at events of the run.
@@ -189,6 +192,7 @@ type engine struct {
 	clock  vclock
 	mem    memState
 	race   raceState
+	rs     readySet // incremental enabled set (ready.go)
 }
 
 // Global interning of goroutine paths: GIDs are stable across runs of a process.
@@ -285,6 +289,7 @@ func (e *engine) point(g *gstate) {
 			e.detached--
 		}
 		g.status = gParked
+		e.parked(g)
 		e.settle(g)
 		if e.cur == nil && (e.transit == 0 || e.free) && !e.finished {
 			// Nobody is running (everyone else was blocked or detached): decide now.
@@ -297,6 +302,7 @@ func (e *engine) point(g *gstate) {
 		return
 	}
 	g.status = gParked
+	e.parked(g)
 	e.decide(g)
 	if e.cur == g {
 		return
@@ -455,6 +461,7 @@ func (e *engine) decide(from *gstate) {
 		}
 		next := enabled[i]
 		next.passed = 0
+		e.stepped(next)
 		if !next.p.op.IsPoll() {
 			e.lastEffect, e.pollYields = e.steps, 0
 		} else if op := next.p.op; op == strategy.OpYield || op == strategy.OpSelect || op == strategy.OpTryLock {
@@ -482,21 +489,9 @@ func (e *engine) decide(from *gstate) {
 }
 
 // enabled lists the parked goroutines whose pending operation can complete,
-// ordered by GID. The slice is reused at the next key point.
+// ordered by GID (ready.go). The slice is reused at the next key point.
 func (e *engine) enabled() []*gstate {
-	en := e.enBuf[:0]
-	for _, g := range e.gs {
-		if g.status == gParked && e.ready(g) {
-			// insertion by GID: the list is short and nearly sorted already
-			i := len(en)
-			en = append(en, g)
-			for i > 0 && en[i-1].id > g.id {
-				en[i] = en[i-1]
-				i--
-			}
-			en[i] = g
-		}
-	}
+	en := e.readyGs()
 	if y := e.yielder; y != nil && (len(en) > 1 || e.free && e.anyRunning()) && e.replay == nil {
 		// Fairness after runtime.Gosched: a goroutine that just yielded
 		// waits until another one has taken a step (CHESS's fair scheduling
@@ -511,7 +506,6 @@ func (e *engine) enabled() []*gstate {
 			}
 		}
 	}
-	e.enBuf = en
 	return en
 }
 
@@ -752,6 +746,7 @@ func (e *engine) spawn(parent *gstate, site string, f func(), creator uintptr) *
 	e.inherit(parent, g)
 	e.seq++
 	g.seq = e.seq
+	e.parked(g)
 	e.exited.Add(1)
 	go e.goroutineMain(g, f)
 	return g

@@ -389,6 +389,7 @@ func OnceDo(site string, o *sync.Once, f func()) {
 	defer func() {
 		e.mu.Lock()
 		om.running, om.done = false, true
+		e.touch(uintptr(unsafe.Pointer(o)))
 		e.release(g, unsafe.Pointer(o))
 		e.hookDone(g) // the goroutines waiting for f may go
 	}()

@@ -78,6 +78,7 @@ func (c *vclock) advance(e *engine) bool {
 	if next > c.now {
 		c.now = next
 	}
+	e.clockMoved()
 	timerFiring.Store(true)
 	c.fire(e)
 	timerFiring.Store(false)
@@ -103,6 +104,7 @@ func (c *vclock) fire(e *engine) {
 		case t.ch != nil:
 			select {
 			case t.ch <- now:
+				e.touch(recvKey(chanOf(t.ch)))
 				e.timerSent(t.ch, t.vc)
 			default: // a ticker drops ticks nobody took
 			}
@@ -162,6 +164,7 @@ func (e *engine) enterBubble() {
 	e.clock.now += int64(e.steps - e.undrift)
 	e.undrift = e.steps
 	e.bubble = true
+	e.clockMoved()
 }
 
 // leaveBubble lets the clock drift again from here. e.mu is held.
@@ -492,6 +495,9 @@ func (c *vctx) cancel(err, cause error, clk vc) {
 	for _, f := range fs {
 		f()
 	}
+	// Done is closed, and so may be channels the callbacks closed (a
+	// standard context made from c): every waiter is looked at again.
+	eng.rescanAsync()
 }
 
 func (c *vctx) String() string {

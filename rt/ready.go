@@ -1,0 +1,396 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/period-dev/period/strategy"
+)
+
+// Incremental enabled set. A decision used to ask every goroutine of the run
+// whether its pending operation could complete, and a channel operation
+// looked for its partner among every goroutine again: a key point cost
+// O(goroutines²) however few of them could move. Now a parked goroutine is
+// either a candidate (looked at, at the next decision) or blocked: found not
+// ready and registered under what it waits for (a channel side, a mutex,
+// WaitGroup, Once or Cond, the clock). An operation that can make waiters
+// ready touches its key, which makes its blocked waiters candidates again.
+// The enabled slice is the candidates found ready, sorted by GID, exactly as
+// a full pass computed it, so schedules do not change.
+//
+// What the engine does not see (a goroutine outside control operating on a
+// channel without a hook) is caught by a full pass when no candidate is
+// ready, and by one every max(rescanEvery, goroutines) decisions.
+
+// waitRef is a blocked goroutine registered under a key; gen tells stale
+// entries (the goroutine was woken by another key meanwhile) from live ones.
+type waitRef struct {
+	g   *gstate
+	gen uint32
+}
+
+// parkRef is a goroutine parked at a channel operation, for partnerFor;
+// seq tells whether it is still parked at that same operation.
+type parkRef struct {
+	g   *gstate
+	seq uint64
+}
+
+type readySet struct {
+	cand     []*gstate // parked goroutines to look at at the next decision
+	candBuf  []*gstate
+	waitOn   map[uintptr][]waitRef // key -> blocked goroutines waiting for it
+	sleepers []waitRef             // blocked in Sleep: woken when the clock moves
+	parkedOn map[uintptr][]parkRef // unbuffered channel side -> goroutines parked there
+	since    int                   // decisions since the last full pass
+
+	asyncMu  sync.Mutex
+	async    []uintptr   // keys touched outside e.mu (a goroutine outside control)
+	asyncAny atomic.Bool // async is not empty, or a full pass is asked for
+	asyncAll bool        // a full pass is asked for (a context was canceled)
+}
+
+// rescanEvery bounds how long a change the engine does not see can go
+// unnoticed (in decisions); the pass is at most every len(e.gs) decisions,
+// so that it costs O(1) per decision.
+const rescanEvery = 1024
+
+// verifyReady makes every decision check the incremental set against a full
+// pass (Period's own tests turn it on).
+var verifyReady bool
+
+func (r *readySet) reset() {
+	for _, g := range r.cand {
+		g.inCand = false
+	}
+	r.cand = r.cand[:0]
+	if r.waitOn == nil || len(r.waitOn) > 0 {
+		r.waitOn = map[uintptr][]waitRef{}
+	}
+	if r.parkedOn == nil || len(r.parkedOn) > 0 {
+		r.parkedOn = map[uintptr][]parkRef{}
+	}
+	r.sleepers = r.sleepers[:0]
+	r.since = 0
+	r.asyncMu.Lock()
+	r.async = r.async[:0]
+	r.asyncAll = false
+	r.asyncAny.Store(false)
+	r.asyncMu.Unlock()
+}
+
+// Channel keys: receivers wait under the channel's address, senders under
+// the address with its low bit set (an hchan is word-aligned, so no other
+// object has that address).
+func recvKey(h *hchan) uintptr { return uintptr(unsafe.Pointer(h)) }
+func sendKey(h *hchan) uintptr { return uintptr(unsafe.Pointer(h)) | 1 }
+
+// addCand makes parked goroutine g a candidate. e.mu is held.
+func (e *engine) addCand(g *gstate) {
+	g.blocked = false
+	if !g.inCand {
+		g.inCand = true
+		e.rs.cand = append(e.rs.cand, g)
+	}
+}
+
+// parked records that g now waits at its pending operation (status gParked).
+// A channel operation makes the goroutines on the other side candidates:
+// they may have a partner now.
+func (e *engine) parked(g *gstate) {
+	e.addCand(g)
+	switch g.p.op {
+	case strategy.OpSend, strategy.OpRecv:
+		e.parkedAt(g, g.p.ch, g.p.op == strategy.OpSend)
+	case strategy.OpSelect:
+		for _, c := range g.p.cases {
+			e.parkedAt(g, c.ch, c.send)
+		}
+	}
+}
+
+func (e *engine) parkedAt(g *gstate, h *hchan, send bool) {
+	if h == nil {
+		return
+	}
+	mine, other := recvKey(h), sendKey(h)
+	if send {
+		mine, other = other, mine
+	}
+	e.touch(other)
+	if h.dataqsiz != 0 {
+		return // partners matter on unbuffered channels only
+	}
+	l := e.rs.parkedOn[mine]
+	if len(l) == cap(l) && len(l) >= 8 {
+		l = compactParked(l)
+	}
+	e.rs.parkedOn[mine] = append(l, parkRef{g, g.seq})
+}
+
+func compactParked(l []parkRef) []parkRef {
+	j := 0
+	for _, r := range l {
+		if r.g.status == gParked && r.g.seq == r.seq {
+			l[j] = r
+			j++
+		}
+	}
+	clear(l[j:])
+	return l[:j]
+}
+
+// touch makes the goroutines blocked under key candidates. e.mu is held.
+func (e *engine) touch(key uintptr) {
+	l, ok := e.rs.waitOn[key]
+	if !ok || len(l) == 0 {
+		return
+	}
+	for _, r := range l {
+		if r.g.blocked && r.g.blockGen == r.gen {
+			e.addCand(r.g)
+		}
+	}
+	clear(l)
+	e.rs.waitOn[key] = l[:0]
+}
+
+// touchChan: something happened on channel h that may let either side go.
+func (e *engine) touchChan(h *hchan) {
+	if h != nil {
+		e.touch(recvKey(h))
+		e.touch(sendKey(h))
+	}
+}
+
+// touchAsync is touchChan from code that may or may not hold e.mu (a
+// context's cancel closes its Done channel; a goroutine outside control
+// operates on a channel): the keys are looked at by the next decision.
+func (e *engine) touchAsync(h *hchan) {
+	if h == nil || !e.active.Load() {
+		return
+	}
+	e.rs.asyncMu.Lock()
+	e.rs.async = append(e.rs.async, recvKey(h), sendKey(h))
+	e.rs.asyncAny.Store(true)
+	e.rs.asyncMu.Unlock()
+}
+
+// rescanAsync asks for a full pass at the next decision, from code that may
+// or may not hold e.mu.
+func (e *engine) rescanAsync() {
+	if !e.active.Load() {
+		return
+	}
+	e.rs.asyncMu.Lock()
+	e.rs.asyncAll = true
+	e.rs.asyncAny.Store(true)
+	e.rs.asyncMu.Unlock()
+}
+
+func (e *engine) drainAsync() {
+	if !e.rs.asyncAny.Load() {
+		return
+	}
+	e.rs.asyncMu.Lock()
+	keys, all := e.rs.async, e.rs.asyncAll
+	e.rs.async, e.rs.asyncAll = nil, false
+	e.rs.asyncAny.Store(false)
+	e.rs.asyncMu.Unlock()
+	for _, k := range keys {
+		e.touch(k)
+	}
+	if all {
+		e.rescan()
+	}
+}
+
+// stepped is called when next was chosen to execute its pending operation:
+// the operations that can make others ready touch their object. The change
+// itself happens before the next decision (next runs its hook first).
+func (e *engine) stepped(next *gstate) {
+	switch next.p.op {
+	case strategy.OpSend, strategy.OpRecv, strategy.OpClose:
+		e.touchChan(next.p.ch)
+	case strategy.OpUnlock, strategy.OpRUnlock, strategy.OpLock, strategy.OpWGAdd, strategy.OpCondSignal:
+		e.touch(next.p.obj)
+	}
+}
+
+// block registers g, parked and not ready, under what it waits for. It
+// reports false for operations whose readiness has no key (they stay
+// candidates and are looked at every decision).
+func (e *engine) block(g *gstate) bool {
+	p := &g.p
+	switch {
+	case p.bubbleWait:
+		return false
+	case p.op == strategy.OpSend || p.op == strategy.OpRecv:
+		e.blockOn(g)
+		if p.ch != nil {
+			e.waitFor(g, chanKey(p.ch, p.op == strategy.OpSend))
+		}
+		return true // a nil channel is never ready
+	case p.op == strategy.OpSelect:
+		e.blockOn(g)
+		for _, c := range p.cases {
+			if c.ch != nil {
+				e.waitFor(g, chanKey(c.ch, c.send))
+			}
+		}
+		return true
+	case p.op == strategy.OpSleep:
+		e.blockOn(g)
+		e.rs.sleepers = append(e.rs.sleepers, waitRef{g, g.blockGen})
+		return true
+	case p.obj != 0 && p.ready != nil:
+		switch p.op {
+		case strategy.OpLock, strategy.OpRLock, strategy.OpWGWait, strategy.OpOnce, strategy.OpCondWait:
+			e.blockOn(g)
+			e.waitFor(g, p.obj)
+			return true
+		}
+	}
+	return false
+}
+
+func chanKey(h *hchan, send bool) uintptr {
+	if send {
+		return sendKey(h)
+	}
+	return recvKey(h)
+}
+
+func (e *engine) blockOn(g *gstate) {
+	g.blocked = true
+	g.blockGen++
+}
+
+func (e *engine) waitFor(g *gstate, key uintptr) {
+	l := e.rs.waitOn[key]
+	if len(l) == cap(l) && len(l) >= 8 {
+		// Drop entries of goroutines woken by another key since.
+		j := 0
+		for _, r := range l {
+			if r.g.blocked && r.g.blockGen == r.gen {
+				l[j] = r
+				j++
+			}
+		}
+		clear(l[j:])
+		l = l[:j]
+	}
+	e.rs.waitOn[key] = append(l, waitRef{g, g.blockGen})
+}
+
+// clockMoved wakes the sleepers whose time has come. e.mu is held.
+func (e *engine) clockMoved() {
+	j := 0
+	for _, r := range e.rs.sleepers {
+		if !r.g.blocked || r.g.blockGen != r.gen {
+			continue
+		}
+		if r.g.p.wakeAt <= e.clock.now {
+			e.addCand(r.g)
+			continue
+		}
+		e.rs.sleepers[j] = r
+		j++
+	}
+	clear(e.rs.sleepers[j:])
+	e.rs.sleepers = e.rs.sleepers[:j]
+}
+
+// rescan makes every parked goroutine a candidate (a full pass).
+func (e *engine) rescan() {
+	e.rs.since = 0
+	for _, g := range e.gs {
+		if g.status == gParked && !g.inCand {
+			e.addCand(g)
+		}
+	}
+}
+
+// collect evaluates the candidates: the ready ones, sorted by GID, are the
+// enabled set (and stay candidates); the others block. The slice is reused
+// at the next decision.
+func (e *engine) collect() []*gstate {
+	en := e.enBuf[:0]
+	next := e.rs.candBuf[:0]
+	for _, g := range e.rs.cand {
+		if g.status != gParked {
+			g.inCand = false // it parks again through parked
+			continue
+		}
+		if e.ready(g) {
+			// insertion by GID: the candidates are mostly sorted already
+			i := len(en)
+			en = append(en, g)
+			for i > 0 && en[i-1].id > g.id {
+				en[i] = en[i-1]
+				i--
+			}
+			en[i] = g
+			next = append(next, g)
+		} else if e.block(g) {
+			g.inCand = false
+		} else {
+			next = append(next, g)
+		}
+	}
+	clear(e.rs.cand)
+	e.rs.cand, e.rs.candBuf = next, e.rs.cand[:0]
+	e.enBuf = en
+	return en
+}
+
+// fullEnabled is the enabled set by a pass over every goroutine (free mode,
+// and the check of verifyReady).
+func (e *engine) fullEnabled(buf []*gstate) []*gstate {
+	en := buf[:0]
+	for _, g := range e.gs {
+		if g.status == gParked && e.ready(g) {
+			i := len(en)
+			en = append(en, g)
+			for i > 0 && en[i-1].id > g.id {
+				en[i] = en[i-1]
+				i--
+			}
+			en[i] = g
+		}
+	}
+	return en
+}
+
+// readyGs is the enabled set before the yield filter.
+func (e *engine) readyGs() []*gstate {
+	e.drainAsync()
+	e.rs.since++
+	if e.free || e.rs.since >= rescanEvery && e.rs.since >= len(e.gs) {
+		e.rescan()
+	}
+	en := e.collect()
+	if verifyReady {
+		full := e.fullEnabled(nil)
+		if fmt.Sprint(gids(full)) != fmt.Sprint(gids(en)) {
+			panic(fmt.Sprintf("period: incremental enabled set %v, full pass %v", gids(en), gids(full)))
+		}
+	}
+	if len(en) == 0 {
+		e.rescan()
+		en = e.collect()
+	}
+	return en
+}
+
+func gids(gs []*gstate) []string {
+	out := make([]string, len(gs))
+	for i, g := range gs {
+		out[i] = g.path
+	}
+	return out
+}
