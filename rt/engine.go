@@ -55,7 +55,20 @@ type pending struct {
 	wakeAt     int64 // sleep: virtual time to wake at
 	ready      func() bool
 	bubbleWait bool // synctest.Wait: ready when every other goroutine is blocked
+	// The common waits without a closure (no allocation per key point).
+	wait waitKind
+	mm   *mutexModel // waitLock, waitReaders
+	cnt  *int        // waitWG: the WaitGroup's counter
 }
+
+type waitKind uint8
+
+const (
+	waitNone    waitKind = iota
+	waitLock             // the mutex is free and no writer announced itself
+	waitReaders          // RWMutex writer: the readers left
+	waitWG               // the counter is zero
+)
 
 type gstate struct {
 	id       strategy.GID
@@ -528,6 +541,14 @@ func (e *engine) ready(g *gstate) bool {
 		return false
 	case strategy.OpSleep:
 		return e.clock.now >= p.wakeAt
+	}
+	switch p.wait {
+	case waitLock:
+		return !p.mm.held && p.mm.announce == nil
+	case waitReaders:
+		return p.mm.readers == 0
+	case waitWG:
+		return *p.cnt == 0
 	}
 	if p.ready != nil {
 		return p.ready()

@@ -247,7 +247,7 @@ func (e *engine) block(g *gstate) bool {
 		e.blockOn(g)
 		e.rs.sleepers = append(e.rs.sleepers, waitRef{g, g.blockGen})
 		return true
-	case p.obj != 0 && p.ready != nil:
+	case p.obj != 0 && (p.ready != nil || p.wait != waitNone):
 		switch p.op {
 		case strategy.OpLock, strategy.OpRLock, strategy.OpWGWait, strategy.OpOnce, strategy.OpCondWait:
 			e.blockOn(g)

@@ -78,12 +78,12 @@ func (e *engine) keyPoint(g *gstate, op strategy.Op, site string, obj unsafe.Poi
 
 func (e *engine) lock(g *gstate, site string, p unsafe.Pointer) {
 	mm := e.mutexOf(p)
-	g.p = pending{op: strategy.OpLock, site: site, obj: uintptr(p), ready: func() bool { return !mm.held && mm.announce == nil }}
+	g.p = pending{op: strategy.OpLock, site: site, obj: uintptr(p), wait: waitLock, mm: mm}
 	e.point(g)
 	if mm.readers > 0 {
 		// RWMutex writer: take the writer slot now (new readers block), then wait for the readers to leave.
 		mm.announce = g
-		g.p = pending{op: strategy.OpLock, site: site, obj: uintptr(p), ready: func() bool { return mm.readers == 0 }}
+		g.p = pending{op: strategy.OpLock, site: site, obj: uintptr(p), wait: waitReaders, mm: mm}
 		e.point(g)
 		mm.announce = nil
 	}
@@ -195,7 +195,7 @@ func RLock(site string, m *sync.RWMutex) {
 		m.RLock()
 	case modeControl:
 		mm := e.mutexOf(unsafe.Pointer(m))
-		g.p = pending{op: strategy.OpRLock, site: site, obj: uintptr(unsafe.Pointer(m)), ready: func() bool { return !mm.held && mm.announce == nil }}
+		g.p = pending{op: strategy.OpRLock, site: site, obj: uintptr(unsafe.Pointer(m)), wait: waitLock, mm: mm}
 		e.point(g)
 		mm.readers++
 		e.acquire(g, unsafe.Pointer(m))
@@ -346,7 +346,7 @@ func WGWait(site string, wg *sync.WaitGroup) {
 		return
 	}
 	c := e.wgCounter(wg)
-	g.p = pending{op: strategy.OpWGWait, site: site, obj: uintptr(unsafe.Pointer(wg)), ready: func() bool { return *c == 0 }}
+	g.p = pending{op: strategy.OpWGWait, site: site, obj: uintptr(unsafe.Pointer(wg)), wait: waitWG, cnt: c}
 	e.point(g)
 	e.acquire(g, unsafe.Pointer(wg))
 	e.hookDone(g)
