@@ -3,7 +3,9 @@
 package rt
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -40,10 +42,13 @@ type parkRef struct {
 	seq uint64
 }
 
+type waitList struct{ l []waitRef }
+
 type readySet struct {
 	cand     []*gstate // parked goroutines to look at at the next decision
-	candBuf  []*gstate
-	waitOn   map[uintptr][]waitRef // key -> blocked goroutines waiting for it
+	waitOn   map[uintptr]*waitList // key -> blocked goroutines waiting for it
+	lastKey  uintptr               // waitOn's last key looked up: waiters block in runs
+	lastList *waitList
 	sleepers []waitRef             // blocked in Sleep: woken when the clock moves
 	parkedOn map[uintptr][]parkRef // unbuffered channel side -> goroutines parked there
 	since    int                   // decisions since the last full pass
@@ -69,8 +74,9 @@ func (r *readySet) reset() {
 	}
 	r.cand = r.cand[:0]
 	if r.waitOn == nil || len(r.waitOn) > 0 {
-		r.waitOn = map[uintptr][]waitRef{}
+		r.waitOn = map[uintptr]*waitList{}
 	}
+	r.lastKey, r.lastList = 0, nil
 	if r.parkedOn == nil || len(r.parkedOn) > 0 {
 		r.parkedOn = map[uintptr][]parkRef{}
 	}
@@ -146,17 +152,17 @@ func compactParked(l []parkRef) []parkRef {
 
 // touch makes the goroutines blocked under key candidates. e.mu is held.
 func (e *engine) touch(key uintptr) {
-	l, ok := e.rs.waitOn[key]
-	if !ok || len(l) == 0 {
+	w := e.rs.waitOn[key]
+	if w == nil || len(w.l) == 0 {
 		return
 	}
-	for _, r := range l {
+	for _, r := range w.l {
 		if r.g.blocked && r.g.blockGen == r.gen {
 			e.addCand(r.g)
 		}
 	}
-	clear(l)
-	e.rs.waitOn[key] = l[:0]
+	clear(w.l)
+	w.l = w.l[:0]
 }
 
 // touchChan: something happened on channel h that may let either side go.
@@ -271,7 +277,16 @@ func (e *engine) blockOn(g *gstate) {
 }
 
 func (e *engine) waitFor(g *gstate, key uintptr) {
-	l := e.rs.waitOn[key]
+	w := e.rs.lastList
+	if key != e.rs.lastKey || w == nil {
+		w = e.rs.waitOn[key]
+		if w == nil {
+			w = &waitList{}
+			e.rs.waitOn[key] = w
+		}
+		e.rs.lastKey, e.rs.lastList = key, w
+	}
+	l := w.l
 	if len(l) == cap(l) && len(l) >= 8 {
 		// Drop entries of goroutines woken by another key since.
 		j := 0
@@ -284,7 +299,7 @@ func (e *engine) waitFor(g *gstate, key uintptr) {
 		clear(l[j:])
 		l = l[:j]
 	}
-	e.rs.waitOn[key] = append(l, waitRef{g, g.blockGen})
+	w.l = append(l, waitRef{g, g.blockGen})
 }
 
 // clockMoved wakes the sleepers whose time has come. e.mu is held.
@@ -320,30 +335,30 @@ func (e *engine) rescan() {
 // at the next decision.
 func (e *engine) collect() []*gstate {
 	en := e.enBuf[:0]
-	next := e.rs.candBuf[:0]
+	var volatile []*gstate // not ready, no key to wait under: looked at again next time
+	sorted := true
 	for _, g := range e.rs.cand {
 		if g.status != gParked {
 			g.inCand = false // it parks again through parked
 			continue
 		}
 		if e.ready(g) {
-			// insertion by GID: the candidates are mostly sorted already
-			i := len(en)
+			sorted = sorted && (len(en) == 0 || en[len(en)-1].id < g.id)
 			en = append(en, g)
-			for i > 0 && en[i-1].id > g.id {
-				en[i] = en[i-1]
-				i--
-			}
-			en[i] = g
-			next = append(next, g)
 		} else if e.block(g) {
 			g.inCand = false
 		} else {
-			next = append(next, g)
+			volatile = append(volatile, g)
 		}
 	}
+	if !sorted {
+		// Woken waiters come in the order they blocked; the strategies
+		// see the enabled goroutines by GID. Kept in that order as
+		// candidates, they are sorted already next time.
+		slices.SortFunc(en, func(a, b *gstate) int { return cmp.Compare(a.id, b.id) })
+	}
 	clear(e.rs.cand)
-	e.rs.cand, e.rs.candBuf = next, e.rs.cand[:0]
+	e.rs.cand = append(append(e.rs.cand[:0], en...), volatile...)
 	e.enBuf = en
 	return en
 }
