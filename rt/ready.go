@@ -45,7 +45,7 @@ type parkRef struct {
 type waitList struct{ l []waitRef }
 
 type readySet struct {
-	cand     []*gstate // parked goroutines to look at at the next decision
+	cand     []*gstate             // parked goroutines to look at at the next decision
 	waitOn   map[uintptr]*waitList // key -> blocked goroutines waiting for it
 	lastKey  uintptr               // waitOn's last key looked up: waiters block in runs
 	lastList *waitList
