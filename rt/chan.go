@@ -94,44 +94,56 @@ func (e *engine) chanReady(g *gstate, h *hchan, send bool) bool {
 
 // partnerFor finds a parked goroutine (first come, first served) waiting to
 // perform the complementary operation on unbuffered channel h, among those
-// parked there (ready.go keeps them per channel side).
+// parked there (ready.go keeps them per channel side). Entries are appended
+// as goroutines park, so in order of seq: the first live one that is not g
+// is the one that came first.
 func (e *engine) partnerFor(g *gstate, h *hchan, send bool) *gstate {
 	key := sendKey(h) // a receiver looks for senders
 	if send {
 		key = recvKey(h)
 	}
-	l := e.rs.parkedOn[key]
+	pl := e.rs.parkedOn[key]
+	if pl == nil {
+		return nil
+	}
+	l := pl.l[pl.head:]
 	var best *gstate
-	j := 0
-	for _, r := range l {
+	drop := 0 // leading entries of goroutines that left the operation
+	for i, r := range l {
 		o := r.g
 		if o.status != gParked || o.seq != r.seq {
-			continue // it left that operation: dropped
+			if i == drop {
+				drop++
+			}
+			continue
 		}
-		l[j] = r
-		j++
-		if o == g || (best != nil && o.seq > best.seq) {
+		if o == g {
 			continue
 		}
 		if o.p.op == strategy.OpSend && !send && o.p.ch == h ||
 			o.p.op == strategy.OpRecv && send && o.p.ch == h {
 			best = o
-			continue
+			break
 		}
-		if o.p.op == strategy.OpSelect {
-			for _, c := range o.p.cases {
-				if c.ch == h && c.send != send {
-					best = o
-					break
-				}
-			}
+		if o.p.op == strategy.OpSelect && selectHas(o, h, !send) {
+			best = o
+			break
 		}
 	}
-	if j < len(l) {
-		clear(l[j:])
-		e.rs.parkedOn[key] = l[:j]
+	if drop > 0 {
+		pl.drop(drop)
 	}
 	return best
+}
+
+// selectHas reports whether o's select has a case on h in direction send.
+func selectHas(o *gstate, h *hchan, send bool) bool {
+	for _, c := range o.p.cases {
+		if c.ch == h && c.send == send {
+			return true
+		}
+	}
+	return false
 }
 
 // fire wakes the partner of g's rendezvous on h, if the real channel has

@@ -50,7 +50,7 @@ type readySet struct {
 	lastKey  uintptr               // waitOn's last key looked up: waiters block in runs
 	lastList *waitList
 	sleepers []waitRef             // blocked in Sleep: woken when the clock moves
-	parkedOn map[uintptr][]parkRef // unbuffered channel side -> goroutines parked there
+	parkedOn map[uintptr]*parkList // unbuffered channel side -> goroutines parked there
 	since    int                   // decisions since the last full pass
 
 	asyncMu  sync.Mutex
@@ -78,7 +78,7 @@ func (r *readySet) reset() {
 	}
 	r.lastKey, r.lastList = 0, nil
 	if r.parkedOn == nil || len(r.parkedOn) > 0 {
-		r.parkedOn = map[uintptr][]parkRef{}
+		r.parkedOn = map[uintptr]*parkList{}
 	}
 	r.sleepers = r.sleepers[:0]
 	r.since = 0
@@ -131,23 +131,44 @@ func (e *engine) parkedAt(g *gstate, h *hchan, send bool) {
 	if h.dataqsiz != 0 {
 		return // partners matter on unbuffered channels only
 	}
-	l := e.rs.parkedOn[mine]
-	if len(l) == cap(l) && len(l) >= 8 {
-		l = compactParked(l)
+	pl := e.rs.parkedOn[mine]
+	if pl == nil {
+		pl = &parkList{}
+		e.rs.parkedOn[mine] = pl
 	}
-	e.rs.parkedOn[mine] = append(l, parkRef{g, g.seq})
+	pl.add(parkRef{g, g.seq})
 }
 
-func compactParked(l []parkRef) []parkRef {
-	j := 0
-	for _, r := range l {
-		if r.g.status == gParked && r.g.seq == r.seq {
-			l[j] = r
-			j++
+// parkList holds the goroutines parked at one side of a channel, in the
+// order they parked; l[:head] are dropped.
+type parkList struct {
+	l    []parkRef
+	head int
+}
+
+func (pl *parkList) add(r parkRef) {
+	if len(pl.l) == cap(pl.l) && len(pl.l) >= 8 {
+		// Full: keep only the goroutines still parked there, in order.
+		j := 0
+		for _, x := range pl.l[pl.head:] {
+			if x.g.status == gParked && x.g.seq == x.seq {
+				pl.l[j] = x
+				j++
+			}
 		}
+		clear(pl.l[j:])
+		pl.l, pl.head = pl.l[:j], 0
 	}
-	clear(l[j:])
-	return l[:j]
+	pl.l = append(pl.l, r)
+}
+
+// drop forgets the n stale entries at the head.
+func (pl *parkList) drop(n int) {
+	clear(pl.l[pl.head : pl.head+n])
+	pl.head += n
+	if pl.head == len(pl.l) {
+		pl.l, pl.head = pl.l[:0], 0
+	}
 }
 
 // touch makes the goroutines blocked under key candidates. e.mu is held.
