@@ -93,27 +93,82 @@ func mutexTest(n int) func() {
 // in the same loop; x-native is the ratio of the two.
 func BenchmarkMutexSchedule(b *testing.B) {
 	for _, n := range scaleSizes[:3] {
-		b.Run(fmt.Sprintf("goroutines=%d", n), func(b *testing.B) {
-			st, err := strategy.New("random", strategy.Options{Seed: 1})
-			if err != nil {
-				b.Fatal(err)
-			}
-			f := mutexTest(n)
-			var native, period time.Duration
-			for i := 0; i < b.N; i++ {
-				t0 := time.Now()
-				f()
-				t1 := time.Now()
-				st.Begin()
-				runControlledWith(Config{NoRace: true}, st, f)
-				native += t1.Sub(t0)
-				period += time.Since(t1)
-			}
-			b.ReportMetric(float64(native.Nanoseconds())/float64(b.N), "native-ns/run")
-			b.ReportMetric(float64(period.Nanoseconds())/float64(b.N), "period-ns/run")
-			b.ReportMetric(float64(period)/float64(native), "x-native")
-		})
+		b.Run(fmt.Sprintf("goroutines=%d", n), func(b *testing.B) { versusNative(b, mutexTest(n)) })
 	}
+}
+
+// fanIn: n producers send three values each on their own channel, n
+// forwarders copy them to one channel, the test goroutine takes them all.
+func fanIn(n int) func() {
+	return func() {
+		out := make(chan int)
+		var wg sync.WaitGroup
+		WGAdd("add", &wg, n)
+		for i := 0; i < n; i++ {
+			in := make(chan int)
+			Go("producer", func() {
+				for v := 1; v <= 3; v++ {
+					Send("produce", in, v)
+				}
+				Close("close in", in)
+			})
+			Go("forwarder", func() {
+				for {
+					v, ok := Recv2("forward in", in)
+					if !ok {
+						break
+					}
+					Send("forward out", out, v)
+				}
+				WGDone("done", &wg)
+			})
+		}
+		Go("closer", func() {
+			WGWait("wait", &wg)
+			Close("close out", out)
+		})
+		sum := 0
+		for {
+			v, ok := Recv2("take", out)
+			if !ok {
+				break
+			}
+			sum += v
+		}
+		if sum != 6*n {
+			panic(fmt.Sprintf("sum %d, want %d", sum, 6*n))
+		}
+	}
+}
+
+// BenchmarkFanInSchedule: fanIn under control against native, as
+// BenchmarkMutexSchedule.
+func BenchmarkFanInSchedule(b *testing.B) {
+	for _, n := range scaleSizes[:3] {
+		b.Run(fmt.Sprintf("goroutines=%d", 2*n+2), func(b *testing.B) { versusNative(b, fanIn(n)) })
+	}
+}
+
+// versusNative runs f natively and under control (random strategy, race
+// detection off) b.N times each, interleaved.
+func versusNative(b *testing.B, f func()) {
+	st, err := strategy.New("random", strategy.Options{Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var native, period time.Duration
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		f()
+		t1 := time.Now()
+		st.Begin()
+		runControlledWith(Config{NoRace: true}, st, f)
+		native += t1.Sub(t0)
+		period += time.Since(t1)
+	}
+	b.ReportMetric(float64(native.Nanoseconds())/float64(b.N), "native-ns/run")
+	b.ReportMetric(float64(period.Nanoseconds())/float64(b.N), "period-ns/run")
+	b.ReportMetric(float64(period)/float64(native), "x-native")
 }
 
 // BenchmarkSwitchVsHandoff: a controlled switch (Gosched handing control to
