@@ -398,6 +398,9 @@ func (e *engine) decide(from *gstate) {
 				return
 			}
 			if e.rootDone && e.afterRoot >= timerLeakAdvances && e.detached == 0 {
+				if e.unseenReady() {
+					continue
+				}
 				e.allBlocked()
 				return
 			}
@@ -412,6 +415,9 @@ func (e *engine) decide(from *gstate) {
 				// or the watchdog ends the run.
 				e.cur = nil
 				return
+			}
+			if e.unseenReady() {
+				continue
 			}
 			e.allBlocked()
 			return

@@ -25,8 +25,9 @@ import (
 // a full pass computed it, so schedules do not change.
 //
 // What the engine does not see (a goroutine outside control operating on a
-// channel without a hook) is caught by a full pass when no candidate is
-// ready, and by one every max(rescanEvery, goroutines) decisions.
+// channel without a hook) is caught by a full pass before a run is declared
+// blocked (deadlock, leak), and by one every max(rescanEvery, goroutines)
+// decisions.
 
 // waitRef is a blocked goroutine registered under a key; gen tells stale
 // entries (the goroutine was woken by another key meanwhile) from live ones.
@@ -341,6 +342,24 @@ func (e *engine) clockMoved() {
 	e.rs.sleepers = e.rs.sleepers[:j]
 }
 
+// unseenReady is a full pass before a verdict that nothing can move: it
+// reports whether a goroutine is ready after all.
+func (e *engine) unseenReady() bool {
+	e.rescan()
+	return len(e.collect()) > 0
+}
+
+// nextWake is the earliest wake-up of a blocked sleeper (-1: none).
+func (e *engine) nextWake() int64 {
+	next := int64(-1)
+	for _, r := range e.rs.sleepers {
+		if r.g.blocked && r.g.blockGen == r.gen && r.g.status == gParked && (next < 0 || r.g.p.wakeAt < next) {
+			next = r.g.p.wakeAt
+		}
+	}
+	return next
+}
+
 // rescan makes every parked goroutine a candidate (a full pass).
 func (e *engine) rescan() {
 	e.rs.since = 0
@@ -415,10 +434,6 @@ func (e *engine) readyGs() []*gstate {
 		if fmt.Sprint(gids(full)) != fmt.Sprint(gids(en)) {
 			panic(fmt.Sprintf("period: incremental enabled set %v, full pass %v", gids(en), gids(full)))
 		}
-	}
-	if len(en) == 0 {
-		e.rescan()
-		en = e.collect()
 	}
 	return en
 }

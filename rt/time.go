@@ -4,6 +4,7 @@ package rt
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -61,10 +62,16 @@ func (c *vclock) add(t *vtimer) {
 // advance moves the clock to the next wake-up (a sleeping goroutine or a
 // timer) and fires what is due. It reports whether anything can happen.
 func (c *vclock) advance(e *engine) bool {
-	next := int64(-1)
-	for _, g := range e.gs {
-		if g.status == gParked && g.p.op == strategy.OpSleep && (next < 0 || g.p.wakeAt < next) {
-			next = g.p.wakeAt
+	next := e.nextWake() // the sleepers: nothing is enabled, so all of them are blocked
+	if verifyReady {
+		full := int64(-1)
+		for _, g := range e.gs {
+			if g.status == gParked && g.p.op == strategy.OpSleep && (full < 0 || g.p.wakeAt < full) {
+				full = g.p.wakeAt
+			}
+		}
+		if full != next {
+			panic(fmt.Sprintf("period: next wake-up %d, full pass %d", next, full))
 		}
 	}
 	for _, t := range c.timers {
