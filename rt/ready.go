@@ -53,6 +53,7 @@ type readySet struct {
 	sleepers []waitRef             // blocked in Sleep: woken when the clock moves
 	parkedOn map[uintptr]*parkList // unbuffered channel side -> goroutines parked there
 	since    int                   // decisions since the last full pass
+	checks   int                   // readiness evaluations in this run (tests)
 
 	asyncMu  sync.Mutex
 	async    []uintptr   // keys touched outside e.mu (a goroutine outside control)
@@ -82,7 +83,7 @@ func (r *readySet) reset() {
 		r.parkedOn = map[uintptr]*parkList{}
 	}
 	r.sleepers = r.sleepers[:0]
-	r.since = 0
+	r.since, r.checks = 0, 0
 	r.asyncMu.Lock()
 	r.async = r.async[:0]
 	r.asyncAll = false
@@ -382,6 +383,7 @@ func (e *engine) collect() []*gstate {
 			g.inCand = false // it parks again through parked
 			continue
 		}
+		e.rs.checks++
 		if e.ready(g) {
 			sorted = sorted && (len(en) == 0 || en[len(en)-1].id < g.id)
 			en = append(en, g)
