@@ -100,6 +100,7 @@ type gstate struct {
 	inCand   bool     // in e.rs.cand (ready.go)
 	blocked  bool     // parked, not ready, registered under what it waits for
 	blockGen uint32   // tells live registrations from stale ones
+	misses   uint8    // decisions in a row at which g, a candidate, was not ready
 }
 
 // choiceRec is an open choice made after the first at events of the run.

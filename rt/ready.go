@@ -54,6 +54,8 @@ type readySet struct {
 	parkedOn map[uintptr]*parkList // unbuffered channel side -> goroutines parked there
 	since    int                   // decisions since the last full pass
 	checks   int                   // readiness evaluations in this run (tests)
+	tmp      []*gstate             // sortByGID's buffer
+	unsorted bool                  // cand is not sorted by GID
 
 	asyncMu  sync.Mutex
 	async    []uintptr   // keys touched outside e.mu (a goroutine outside control)
@@ -75,6 +77,7 @@ func (r *readySet) reset() {
 		g.inCand = false
 	}
 	r.cand = r.cand[:0]
+	r.unsorted = false
 	if r.waitOn == nil || len(r.waitOn) > 0 {
 		r.waitOn = map[uintptr]*waitList{}
 	}
@@ -102,6 +105,9 @@ func (e *engine) addCand(g *gstate) {
 	g.blocked = false
 	if !g.inCand {
 		g.inCand = true
+		if n := len(e.rs.cand); n > 0 && e.rs.cand[n-1].id > g.id {
+			e.rs.unsorted = true
+		}
 		e.rs.cand = append(e.rs.cand, g)
 	}
 }
@@ -110,6 +116,7 @@ func (e *engine) addCand(g *gstate) {
 // A channel operation makes the goroutines on the other side candidates:
 // they may have a partner now.
 func (e *engine) parked(g *gstate) {
+	g.misses = 0
 	e.addCand(g)
 	switch g.p.op {
 	case strategy.OpSend, strategy.OpRecv:
@@ -375,32 +382,43 @@ func (e *engine) rescan() {
 // enabled set (and stay candidates); the others block. The slice is reused
 // at the next decision.
 func (e *engine) collect() []*gstate {
+	cand := e.rs.cand
+	if e.rs.unsorted {
+		// Woken waiters were appended in the order they blocked.
+		e.rs.tmp = sortByGID(cand, e.rs.tmp)
+		e.rs.unsorted = false
+	}
 	en := e.enBuf[:0]
-	var volatile []*gstate // not ready, no key to wait under: looked at again next time
-	sorted := true
-	for _, g := range e.rs.cand {
+	j := 0 // cand[:j]: the candidates that stay, still sorted by GID
+	for _, g := range cand {
 		if g.status != gParked {
 			g.inCand = false // it parks again through parked
 			continue
 		}
 		e.rs.checks++
 		if e.ready(g) {
-			sorted = sorted && (len(en) == 0 || en[len(en)-1].id < g.id)
+			g.misses = 0
 			en = append(en, g)
-		} else if e.block(g) {
-			g.inCand = false
-		} else {
-			volatile = append(volatile, g)
+			cand[j] = g
+			j++
+			continue
 		}
+		// A goroutine that was ready at the last decision stays a
+		// candidate once more: waiters for a mutex that is taken and given
+		// back at every other step (the herd) would otherwise be blocked
+		// and woken every time, which costs more than looking at them.
+		if g.misses < 2 {
+			g.misses++
+		}
+		if (g.misses >= 2 || g.p.op == strategy.OpSleep) && e.block(g) { // nextWake needs every sleeper
+			g.inCand = false
+			continue
+		}
+		cand[j] = g
+		j++
 	}
-	if !sorted {
-		// Woken waiters come in the order they blocked; the strategies
-		// see the enabled goroutines by GID. Kept in that order as
-		// candidates, they are sorted already next time.
-		slices.SortFunc(en, func(a, b *gstate) int { return cmp.Compare(a.id, b.id) })
-	}
-	clear(e.rs.cand)
-	e.rs.cand = append(append(e.rs.cand[:0], en...), volatile...)
+	clear(cand[j:])
+	e.rs.cand = cand[:j]
 	e.enBuf = en
 	return en
 }
@@ -446,4 +464,60 @@ func gids(gs []*gstate) []string {
 		out[i] = g.path
 	}
 	return out
+}
+
+// sortByGID sorts gs by GID. They come as a few ascending runs (the
+// candidates kept sorted, then each batch of woken waiters in the order they
+// blocked, which was GID order too): runs are merged in linear time per
+// pass, with tmp as the buffer (returned for reuse); many runs are sorted.
+func sortByGID(gs, tmp []*gstate) []*gstate {
+	if len(gs) < 2 {
+		return tmp
+	}
+	runs := 1
+	for i := 1; i < len(gs); i++ {
+		if gs[i-1].id > gs[i].id {
+			runs++
+		}
+	}
+	if runs > 8 {
+		slices.SortFunc(gs, func(a, b *gstate) int { return cmp.Compare(a.id, b.id) })
+		return tmp
+	}
+	tmp = append(tmp[:0], gs...)
+	src, dst := tmp, gs
+	for runs > 1 {
+		runs = 0
+		for i := 0; i < len(src); {
+			j := i + 1 // first run: src[i:j]
+			for j < len(src) && src[j-1].id < src[j].id {
+				j++
+			}
+			k := j // second run: src[j:k]
+			for k < len(src) && (k == j || src[k-1].id < src[k].id) {
+				k++
+			}
+			a, b, o := i, j, i
+			for a < j && b < k {
+				if src[a].id < src[b].id {
+					dst[o] = src[a]
+					a++
+				} else {
+					dst[o] = src[b]
+					b++
+				}
+				o++
+			}
+			o += copy(dst[o:], src[a:j])
+			copy(dst[o:], src[b:k])
+			runs++
+			i = k
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &gs[0] {
+		copy(gs, src)
+	}
+	clear(tmp)
+	return tmp
 }
