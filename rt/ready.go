@@ -56,6 +56,7 @@ type readySet struct {
 	checks   int                   // readiness evaluations in this run (tests)
 	tmp      []*gstate             // sortByGID's buffer
 	unsorted bool                  // cand is not sorted by GID
+	trimAt   int                   // len(waitOn)+len(parkedOn) at which trim looks for dead keys
 
 	asyncMu  sync.Mutex
 	async    []uintptr   // keys touched outside e.mu (a goroutine outside control)
@@ -86,7 +87,7 @@ func (r *readySet) reset() {
 		r.parkedOn = map[uintptr]*parkList{}
 	}
 	r.sleepers = r.sleepers[:0]
-	r.since, r.checks = 0, 0
+	r.since, r.checks, r.trimAt = 0, 0, minTrim
 	r.asyncMu.Lock()
 	r.async = r.async[:0]
 	r.asyncAll = false
@@ -142,6 +143,7 @@ func (e *engine) parkedAt(g *gstate, h *hchan, send bool) {
 	}
 	pl := e.rs.parkedOn[mine]
 	if pl == nil {
+		e.rs.trim()
 		pl = &parkList{}
 		e.rs.parkedOn[mine] = pl
 	}
@@ -311,6 +313,7 @@ func (e *engine) waitFor(g *gstate, key uintptr) {
 	if key != e.rs.lastKey || w == nil {
 		w = e.rs.waitOn[key]
 		if w == nil {
+			e.rs.trim()
 			w = &waitList{}
 			e.rs.waitOn[key] = w
 		}
@@ -330,6 +333,45 @@ func (e *engine) waitFor(g *gstate, key uintptr) {
 		l = l[:j]
 	}
 	w.l = append(l, waitRef{g, g.blockGen})
+}
+
+// minTrim is the number of keys below which trim does nothing.
+const minTrim = 1024
+
+// trim forgets the keys nobody waits under any more (a channel per loop
+// iteration, a time.After each time: a long run must not keep one entry per
+// step). It runs when the keys have doubled since the last time, so it costs
+// O(1) per new key.
+func (r *readySet) trim() {
+	if len(r.waitOn)+len(r.parkedOn) < r.trimAt {
+		return
+	}
+	for k, w := range r.waitOn {
+		live := false
+		for _, x := range w.l {
+			if x.g.blocked && x.g.blockGen == x.gen {
+				live = true
+				break
+			}
+		}
+		if !live {
+			delete(r.waitOn, k)
+		}
+	}
+	for k, pl := range r.parkedOn {
+		live := false
+		for _, x := range pl.l[pl.head:] {
+			if x.g.status == gParked && x.g.seq == x.seq {
+				live = true
+				break
+			}
+		}
+		if !live {
+			delete(r.parkedOn, k)
+		}
+	}
+	r.lastKey, r.lastList = 0, nil
+	r.trimAt = max(minTrim, 2*(len(r.waitOn)+len(r.parkedOn)))
 }
 
 // clockMoved wakes the sleepers whose time has come. e.mu is held.

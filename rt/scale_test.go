@@ -5,6 +5,7 @@ package rt
 import (
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestKeyPointWorkIndependentOfGoroutines: while n-2 goroutines wait on a
@@ -58,4 +59,27 @@ func TestKeyPointWorkIndependentOfGoroutines(t *testing.T) {
 		t.Errorf("readiness evaluations per key point: %.2f with 10 goroutines, %.2f with 1000", perStep[10], perStep[1000])
 	}
 	t.Logf("readiness evaluations per key point: %.2f with 10 goroutines, %.2f with 1000", perStep[10], perStep[1000])
+}
+
+// TestWaitKeysBounded: a loop that waits on a new channel at every iteration
+// (time.After, a fresh unbuffered channel) does not keep an entry per
+// iteration in the engine's wait lists.
+func TestWaitKeysBounded(t *testing.T) {
+	const iterations = 20000
+	var keys int
+	runControlledWith(Config{NoRace: true}, &alternate{}, func() {
+		for i := 0; i < iterations; i++ {
+			Recv("tick", After("after", time.Millisecond))
+			c := make(chan int)
+			Go("send", func() { Send("send", c, i) })
+			Recv("recv", c)
+		}
+		e := eng
+		e.mu.Lock()
+		keys = len(e.rs.waitOn) + len(e.rs.parkedOn)
+		e.mu.Unlock()
+	})
+	if keys > 4*minTrim {
+		t.Errorf("%d wait keys after %d iterations, want at most %d", keys, iterations, 4*minTrim)
+	}
 }
