@@ -93,28 +93,57 @@ func (e *engine) chanReady(g *gstate, h *hchan, send bool) bool {
 }
 
 // partnerFor finds a parked goroutine (first come, first served) waiting to
-// perform the complementary operation on unbuffered channel h.
+// perform the complementary operation on unbuffered channel h, among those
+// parked there (ready.go keeps them per channel side). Entries are appended
+// as goroutines park, so in order of seq: the first live one that is not g
+// is the one that came first.
 func (e *engine) partnerFor(g *gstate, h *hchan, send bool) *gstate {
+	key := sendKey(h) // a receiver looks for senders
+	if send {
+		key = recvKey(h)
+	}
+	pl := e.rs.parkedOn[key]
+	if pl == nil {
+		return nil
+	}
+	l := pl.l[pl.head:]
 	var best *gstate
-	for _, o := range e.gs {
-		if o == g || o.status != gParked || (best != nil && o.seq > best.seq) {
+	drop := 0 // leading entries of goroutines that left the operation
+	for i, r := range l {
+		o := r.g
+		if o.status != gParked || o.seq != r.seq {
+			if i == drop {
+				drop++
+			}
+			continue
+		}
+		if o == g {
 			continue
 		}
 		if o.p.op == strategy.OpSend && !send && o.p.ch == h ||
 			o.p.op == strategy.OpRecv && send && o.p.ch == h {
 			best = o
-			continue
+			break
 		}
-		if o.p.op == strategy.OpSelect {
-			for _, c := range o.p.cases {
-				if c.ch == h && c.send != send {
-					best = o
-					break
-				}
-			}
+		if o.p.op == strategy.OpSelect && selectHas(o, h, !send) {
+			best = o
+			break
 		}
 	}
+	if drop > 0 {
+		pl.drop(drop)
+	}
 	return best
+}
+
+// selectHas reports whether o's select has a case on h in direction send.
+func selectHas(o *gstate, h *hchan, send bool) bool {
+	for _, c := range o.p.cases {
+		if c.ch == h && c.send == send {
+			return true
+		}
+	}
+	return false
 }
 
 // fire wakes the partner of g's rendezvous on h, if the real channel has
@@ -197,6 +226,7 @@ func Send[T any](site string, ch chan<- T, v T) {
 		return
 	}
 	ch <- v
+	e.touchAsync(schanOf(ch))
 	e.opDone(g)
 }
 
@@ -228,6 +258,7 @@ func Recv2[T any](site string, ch <-chan T) (T, bool) {
 		return zero, false
 	}
 	v, ok := <-ch
+	e.touchAsync(rchanOf(ch))
 	e.opDone(g)
 	return v, ok
 }
@@ -239,7 +270,7 @@ func Close[T any](site string, ch chan<- T) {
 	switch m {
 	case modeControl:
 		h := schanOf(ch)
-		g.p = pending{op: strategy.OpClose, site: site, obj: uintptr(unsafe.Pointer(h))}
+		g.p = pending{op: strategy.OpClose, site: site, obj: uintptr(unsafe.Pointer(h)), ch: h}
 		e.point(g)
 		e.chanClose(g, h)
 		e.mu.Unlock()
@@ -247,6 +278,7 @@ func Close[T any](site string, ch chan<- T) {
 		return
 	}
 	close(ch)
+	e.touchAsync(schanOf(ch))
 	e.opDone(g)
 }
 
@@ -307,6 +339,7 @@ func Select(site string, hasDefault bool, cases ...Case) int {
 		k = ready[e.choose(g, len(ready))]
 	}
 	if k >= 0 {
+		e.touchChan(cases[k].ch)
 		g.p.obj = uintptr(unsafe.Pointer(cases[k].ch))
 		e.firePartner(g, cases[k].ch, cases[k].send)
 	}

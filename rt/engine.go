@@ -55,7 +55,20 @@ type pending struct {
 	wakeAt     int64 // sleep: virtual time to wake at
 	ready      func() bool
 	bubbleWait bool // synctest.Wait: ready when every other goroutine is blocked
+	// The common waits without a closure (no allocation per key point).
+	wait waitKind
+	mm   *mutexModel // waitLock, waitReaders
+	cnt  *int        // waitWG: the WaitGroup's counter
 }
+
+type waitKind uint8
+
+const (
+	waitNone    waitKind = iota
+	waitLock             // the mutex is free and no writer announced itself
+	waitReaders          // RWMutex writer: the readers left
+	waitWG               // the counter is zero
+)
 
 type gstate struct {
 	id       strategy.GID
@@ -84,6 +97,10 @@ type gstate struct {
 	tctx     *vctx    // t.Context() of the (sub)test run by this goroutine, once asked for
 	created  string   // site of the go statement that started g
 	creator  uintptr  // pc in the function that executed it (resolved only for reports)
+	inCand   bool     // in e.rs.cand (ready.go)
+	blocked  bool     // parked, not ready, registered under what it waits for
+	blockGen uint32   // tells live registrations from stale ones
+	misses   uint8    // decisions in a row at which g, a candidate, was not ready
 }
 
 // choiceRec is an open choice made after the first at events of the run.
@@ -190,6 +207,7 @@ type engine struct {
 	clock  vclock
 	mem    memState
 	race   raceState
+	rs     readySet // incremental enabled set (ready.go)
 }
 
 // Global interning of goroutine paths: GIDs are stable across runs of a process.
@@ -286,6 +304,7 @@ func (e *engine) point(g *gstate) {
 			e.detached--
 		}
 		g.status = gParked
+		e.parked(g)
 		e.settle(g)
 		if e.cur == nil && (e.transit == 0 || e.free) && !e.finished {
 			// Nobody is running (everyone else was blocked or detached): decide now.
@@ -298,6 +317,7 @@ func (e *engine) point(g *gstate) {
 		return
 	}
 	g.status = gParked
+	e.parked(g)
 	e.decide(g)
 	if e.cur == g {
 		return
@@ -380,6 +400,9 @@ func (e *engine) decide(from *gstate) {
 				return
 			}
 			if e.rootDone && e.afterRoot >= timerLeakAdvances && e.detached == 0 {
+				if e.unseenReady() {
+					continue
+				}
 				e.allBlocked()
 				return
 			}
@@ -394,6 +417,9 @@ func (e *engine) decide(from *gstate) {
 				// or the watchdog ends the run.
 				e.cur = nil
 				return
+			}
+			if e.unseenReady() {
+				continue
 			}
 			e.allBlocked()
 			return
@@ -456,6 +482,7 @@ func (e *engine) decide(from *gstate) {
 		}
 		next := enabled[i]
 		next.passed = 0
+		e.stepped(next)
 		if !next.p.op.IsPoll() {
 			e.lastEffect, e.pollYields = e.steps, 0
 		} else if op := next.p.op; op == strategy.OpYield || op == strategy.OpSelect || op == strategy.OpTryLock {
@@ -483,21 +510,9 @@ func (e *engine) decide(from *gstate) {
 }
 
 // enabled lists the parked goroutines whose pending operation can complete,
-// ordered by GID. The slice is reused at the next key point.
+// ordered by GID (ready.go). The slice is reused at the next key point.
 func (e *engine) enabled() []*gstate {
-	en := e.enBuf[:0]
-	for _, g := range e.gs {
-		if g.status == gParked && e.ready(g) {
-			// insertion by GID: the list is short and nearly sorted already
-			i := len(en)
-			en = append(en, g)
-			for i > 0 && en[i-1].id > g.id {
-				en[i] = en[i-1]
-				i--
-			}
-			en[i] = g
-		}
-	}
+	en := e.readyGs()
 	if y := e.yielder; y != nil && (len(en) > 1 || e.free && e.anyRunning()) && e.replay == nil {
 		// Fairness after runtime.Gosched: a goroutine that just yielded
 		// waits until another one has taken a step (CHESS's fair scheduling
@@ -512,7 +527,6 @@ func (e *engine) enabled() []*gstate {
 			}
 		}
 	}
-	e.enBuf = en
 	return en
 }
 
@@ -535,6 +549,14 @@ func (e *engine) ready(g *gstate) bool {
 		return false
 	case strategy.OpSleep:
 		return e.clock.now >= p.wakeAt
+	}
+	switch p.wait {
+	case waitLock:
+		return !p.mm.held && p.mm.announce == nil
+	case waitReaders:
+		return p.mm.readers == 0
+	case waitWG:
+		return *p.cnt == 0
 	}
 	if p.ready != nil {
 		return p.ready()
@@ -770,6 +792,7 @@ func (e *engine) spawn(parent *gstate, site string, f func(), creator uintptr) *
 	e.inherit(parent, g)
 	e.seq++
 	g.seq = e.seq
+	e.parked(g)
 	e.exited.Add(1)
 	go e.goroutineMain(g, f)
 	return g

@@ -353,6 +353,7 @@ func (e *engine) resetRun(idx int) {
 	e.clock.reset()
 	e.mem.reset()
 	e.race.reset(!e.cfg.NoRace)
+	e.rs.reset()
 }
 
 // endsExploration tells whether the bugs found so far end an exploration

@@ -108,6 +108,7 @@ func (e *engine) leaveFree(g *gstate) {
 		g.p = pending{op: strategy.OpResume, site: g.lastSite}
 		e.seq++
 		g.seq = e.seq
+		e.parked(g)
 		e.park(g)
 		return
 	}

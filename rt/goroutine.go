@@ -187,6 +187,7 @@ func TParallel(site string, t *testing.T) {
 	g.p = pending{op: strategy.OpResume, site: site, ready: func() bool { return ps.bodyDone }}
 	e.seq++
 	g.seq = e.seq
+	e.parked(g)
 	close(s.back)
 	e.park(g)
 	if e.race.on {
@@ -271,6 +272,7 @@ func (e *engine) subtestExit(p, c *gstate, r any, normal bool) {
 		// c blocked or was detached while another goroutine ran: p waits its turn.
 		p.status = gParked
 		p.p = pending{op: strategy.OpResume, site: p.lastSite}
+		e.parked(p)
 	}
 }
 

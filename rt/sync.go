@@ -101,12 +101,12 @@ func (e *engine) keyPoint(g *gstate, op strategy.Op, site string, obj unsafe.Poi
 
 func (e *engine) lock(g *gstate, site string, p unsafe.Pointer) {
 	mm := e.mutexOf(p)
-	g.p = pending{op: strategy.OpLock, site: site, obj: uintptr(p), ready: func() bool { return !mm.held && mm.announce == nil }}
+	g.p = pending{op: strategy.OpLock, site: site, obj: uintptr(p), wait: waitLock, mm: mm}
 	e.point(g)
 	if mm.readers > 0 {
 		// RWMutex writer: take the writer slot now (new readers block), then wait for the readers to leave.
 		mm.announce = g
-		g.p = pending{op: strategy.OpLock, site: site, obj: uintptr(p), ready: func() bool { return mm.readers == 0 }}
+		g.p = pending{op: strategy.OpLock, site: site, obj: uintptr(p), wait: waitReaders, mm: mm}
 		e.point(g)
 		mm.announce = nil
 	}
@@ -222,7 +222,7 @@ func RLock(site string, m *sync.RWMutex) {
 		m.RLock()
 	case modeControl:
 		mm := e.mutexOf(unsafe.Pointer(m))
-		g.p = pending{op: strategy.OpRLock, site: site, obj: uintptr(unsafe.Pointer(m)), ready: func() bool { return !mm.held && mm.announce == nil }}
+		g.p = pending{op: strategy.OpRLock, site: site, obj: uintptr(unsafe.Pointer(m)), wait: waitLock, mm: mm}
 		e.point(g)
 		mm.readers++
 		mm.rholders = append(mm.rholders, lockHold{g, site})
@@ -448,6 +448,7 @@ func OnceDo(site string, o *sync.Once, f func()) {
 	defer func() {
 		e.mu.Lock()
 		om.running, om.done = false, true
+		e.touch(uintptr(unsafe.Pointer(o)))
 		e.release(g, unsafe.Pointer(o))
 		e.hookDone(g) // the goroutines waiting for f may go
 	}()

@@ -4,6 +4,7 @@ package rt
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -83,10 +84,16 @@ func (c *vclock) add(t *vtimer) {
 // advance moves the clock to the next wake-up (a sleeping goroutine or a
 // timer) and fires what is due. It reports whether anything can happen.
 func (c *vclock) advance(e *engine) bool {
-	next := int64(-1)
-	for _, g := range e.gs {
-		if g.status == gParked && g.p.op == strategy.OpSleep && (next < 0 || g.p.wakeAt < next) {
-			next = g.p.wakeAt
+	next := e.nextWake() // the sleepers: nothing is enabled, so all of them are blocked
+	if verifyReady {
+		full := int64(-1)
+		for _, g := range e.gs {
+			if g.status == gParked && g.p.op == strategy.OpSleep && (full < 0 || g.p.wakeAt < full) {
+				full = g.p.wakeAt
+			}
+		}
+		if full != next {
+			panic(fmt.Sprintf("period: next wake-up %d, full pass %d", next, full))
 		}
 	}
 	for _, t := range c.timers {
@@ -100,6 +107,7 @@ func (c *vclock) advance(e *engine) bool {
 	if next > c.now {
 		c.now = next
 	}
+	e.clockMoved()
 	timerFiring.Store(true)
 	c.fire(e)
 	timerFiring.Store(false)
@@ -125,6 +133,7 @@ func (c *vclock) fire(e *engine) {
 		case t.ch != nil:
 			select {
 			case t.ch <- now:
+				e.touch(recvKey(chanOf(t.ch)))
 				e.timerSent(t.ch, t.vc)
 			default: // a ticker drops ticks nobody took
 			}
@@ -186,6 +195,7 @@ func (e *engine) enterBubble() {
 	e.undrift = e.steps
 	e.bubble = true
 	e.bubbleAt = e.clock.now
+	e.clockMoved()
 }
 
 // leaveBubble lets the clock drift again from here, and instants count from
@@ -517,6 +527,9 @@ func (c *vctx) cancel(err, cause error, clk vc) {
 	for _, f := range fs {
 		f()
 	}
+	// Done is closed, and so may be channels the callbacks closed (a
+	// standard context made from c): every waiter is looked at again.
+	eng.rescanAsync()
 }
 
 func (c *vctx) String() string {

@@ -26,7 +26,16 @@ type pctStrategy struct {
 	low    map[GID]int // lowered goroutines and their priority (1..d-1)
 	known  map[GID]bool
 	step   int
+	// label[g] orders ranked without positions: ranked[i] has a smaller
+	// label than ranked[i+1] (0: not ranked). Next compares the labels of
+	// the enabled goroutines instead of walking ranked, which holds every
+	// goroutine of the run.
+	label []uint64
 }
+
+// pctLabelSpace is the label range; labels are spread anew when an
+// insertion finds no room between its neighbours.
+const pctLabelSpace = 1 << 62
 
 const pctDefaultDepth = 3
 
@@ -48,6 +57,7 @@ func (s *pctStrategy) Begin() bool {
 	s.rng = rngFor(s.seed, uint64(s.run))
 	s.run++
 	s.ranked, s.low, s.known, s.step = nil, map[GID]int{}, map[GID]bool{}, 0
+	clear(s.label)
 	s.change = pctChangePoints(s.rng, s.depth-1, s.k)
 	return true
 }
@@ -80,18 +90,52 @@ func (s *pctStrategy) admit(enabled []Event) {
 			s.ranked = append(s.ranked, 0)
 			copy(s.ranked[i+1:], s.ranked[i:])
 			s.ranked[i] = e.G
+			s.setLabel(i)
 		}
+	}
+}
+
+func (s *pctStrategy) labelOf(g GID) uint64 {
+	if int(g) < len(s.label) {
+		return s.label[g]
+	}
+	return 0
+}
+
+// setLabel labels ranked[i], just inserted, between its neighbours.
+func (s *pctStrategy) setLabel(i int) {
+	g := s.ranked[i]
+	for int(g) >= len(s.label) {
+		s.label = append(s.label, 0)
+	}
+	lo, hi := uint64(0), uint64(pctLabelSpace)
+	if i > 0 {
+		lo = s.label[s.ranked[i-1]]
+	}
+	if i+1 < len(s.ranked) {
+		hi = s.label[s.ranked[i+1]]
+	}
+	if hi-lo >= 2 {
+		s.label[g] = lo + (hi-lo)/2
+		return
+	}
+	step := uint64(pctLabelSpace) / uint64(len(s.ranked)+1)
+	for k, h := range s.ranked {
+		s.label[h] = uint64(k+1) * step
 	}
 }
 
 // highest returns the index of the enabled goroutine with the highest priority.
 func (s *pctStrategy) highest(enabled []Event) int {
-	for _, g := range s.ranked {
-		if i := treeIndexOf(enabled, g); i >= 0 {
-			return i
+	best, bestL := -1, uint64(0)
+	for i, e := range enabled {
+		if l := s.labelOf(e.G); l > 0 && (best < 0 || l < bestL) {
+			best, bestL = i, l
 		}
 	}
-	best := -1
+	if best >= 0 {
+		return best // the first of ranked that is enabled
+	}
 	for i, e := range enabled {
 		if best < 0 || s.low[e.G] > s.low[enabled[best].G] {
 			best = i
@@ -107,6 +151,9 @@ func (s *pctStrategy) lower(g GID, p int) {
 			s.ranked = append(s.ranked[:i], s.ranked[i+1:]...)
 			break
 		}
+	}
+	if int(g) < len(s.label) {
+		s.label[g] = 0
 	}
 	s.low[g] = p
 }

@@ -1,0 +1,70 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"sync"
+	"testing"
+)
+
+// The hot path allocates nothing per key point: a long schedule's garbage
+// must not grow with its steps. Measured inside a controlled run (the
+// engine's own bookkeeping, such as the record of events, grows by doubling
+// and is amortized below one allocation per key point).
+
+// noVerify turns off verifyReady, which allocates, for the test.
+func noVerify(t *testing.T) {
+	old := verifyReady
+	verifyReady = false
+	t.Cleanup(func() { verifyReady = old })
+}
+
+func TestAllocsPerKeyPointLock(t *testing.T) {
+	noVerify(t)
+	var mu sync.Mutex
+	var got float64
+	runControlledWith(Config{NoRace: true}, &stay{}, func() {
+		for i := 0; i < 1000; i++ { // warm the engine's buffers
+			Lock("lock", &mu)
+			Unlock("unlock", &mu)
+		}
+		got = testing.AllocsPerRun(1000, func() {
+			Lock("lock", &mu)
+			Unlock("unlock", &mu)
+		})
+	})
+	if got != 0 {
+		t.Errorf("a Lock/Unlock pair under control allocates %v times, want 0", got)
+	}
+}
+
+// Two goroutines hand a value back and forth over unbuffered channels: every
+// key point is a switch and a rendezvous.
+func TestAllocsPerKeyPointHandoff(t *testing.T) {
+	noVerify(t)
+	var got float64
+	runControlledWith(Config{NoRace: true}, &alternate{}, func() {
+		ping, pong := make(chan int), make(chan int)
+		Go("echo", func() {
+			for {
+				v, ok := Recv2("recv", ping)
+				if !ok {
+					return
+				}
+				Send("send", pong, v)
+			}
+		})
+		round := func() {
+			Send("ping", ping, 1)
+			Recv("pong", pong)
+		}
+		for i := 0; i < 1000; i++ {
+			round()
+		}
+		got = testing.AllocsPerRun(1000, round)
+		Close("close", ping)
+	})
+	if got != 0 {
+		t.Errorf("a channel round trip under control allocates %v times, want 0", got)
+	}
+}

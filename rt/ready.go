@@ -1,0 +1,565 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/period-dev/period/strategy"
+)
+
+// Incremental enabled set. A decision used to ask every goroutine of the run
+// whether its pending operation could complete, and a channel operation
+// looked for its partner among every goroutine again: a key point cost
+// O(goroutines²) however few of them could move. Now a parked goroutine is
+// either a candidate (looked at, at the next decision) or blocked: found not
+// ready and registered under what it waits for (a channel side, a mutex,
+// WaitGroup, Once or Cond, the clock). An operation that can make waiters
+// ready touches its key, which makes its blocked waiters candidates again.
+// The enabled slice is the candidates found ready, sorted by GID, exactly as
+// a full pass computed it, so schedules do not change.
+//
+// What the engine does not see (a goroutine outside control operating on a
+// channel without a hook) is caught by a full pass before a run is declared
+// blocked (deadlock, leak), and by one every max(rescanEvery, goroutines)
+// decisions.
+
+// waitRef is a blocked goroutine registered under a key; gen tells stale
+// entries (the goroutine was woken by another key meanwhile) from live ones.
+type waitRef struct {
+	g   *gstate
+	gen uint32
+}
+
+// parkRef is a goroutine parked at a channel operation, for partnerFor;
+// seq tells whether it is still parked at that same operation.
+type parkRef struct {
+	g   *gstate
+	seq uint64
+}
+
+type waitList struct{ l []waitRef }
+
+type readySet struct {
+	cand     []*gstate             // parked goroutines to look at at the next decision
+	waitOn   map[uintptr]*waitList // key -> blocked goroutines waiting for it
+	lastKey  uintptr               // waitOn's last key looked up: waiters block in runs
+	lastList *waitList
+	sleepers []waitRef             // blocked in Sleep: woken when the clock moves
+	parkedOn map[uintptr]*parkList // unbuffered channel side -> goroutines parked there
+	since    int                   // decisions since the last full pass
+	checks   int                   // readiness evaluations in this run (tests)
+	tmp      []*gstate             // sortByGID's buffer
+	unsorted bool                  // cand is not sorted by GID
+	trimAt   int                   // len(waitOn)+len(parkedOn) at which trim looks for dead keys
+
+	asyncMu  sync.Mutex
+	async    []uintptr   // keys touched outside e.mu (a goroutine outside control)
+	asyncAny atomic.Bool // async is not empty, or a full pass is asked for
+	asyncAll bool        // a full pass is asked for (a context was canceled)
+}
+
+// rescanEvery bounds how long a change the engine does not see can go
+// unnoticed (in decisions); the pass is at most every len(e.gs) decisions,
+// so that it costs O(1) per decision.
+const rescanEvery = 1024
+
+// verifyReady makes every decision check the incremental set against a full
+// pass (Period's own tests turn it on).
+var verifyReady bool
+
+func (r *readySet) reset() {
+	for _, g := range r.cand {
+		g.inCand = false
+	}
+	r.cand = r.cand[:0]
+	r.unsorted = false
+	if r.waitOn == nil || len(r.waitOn) > 0 {
+		r.waitOn = map[uintptr]*waitList{}
+	}
+	r.lastKey, r.lastList = 0, nil
+	if r.parkedOn == nil || len(r.parkedOn) > 0 {
+		r.parkedOn = map[uintptr]*parkList{}
+	}
+	r.sleepers = r.sleepers[:0]
+	r.since, r.checks, r.trimAt = 0, 0, minTrim
+	r.asyncMu.Lock()
+	r.async = r.async[:0]
+	r.asyncAll = false
+	r.asyncAny.Store(false)
+	r.asyncMu.Unlock()
+}
+
+// Channel keys: receivers wait under the channel's address, senders under
+// the address with its low bit set (an hchan is word-aligned, so no other
+// object has that address).
+func recvKey(h *hchan) uintptr { return uintptr(unsafe.Pointer(h)) }
+func sendKey(h *hchan) uintptr { return uintptr(unsafe.Pointer(h)) | 1 }
+
+// addCand makes parked goroutine g a candidate. e.mu is held.
+func (e *engine) addCand(g *gstate) {
+	g.blocked = false
+	if !g.inCand {
+		g.inCand = true
+		if n := len(e.rs.cand); n > 0 && e.rs.cand[n-1].id > g.id {
+			e.rs.unsorted = true
+		}
+		e.rs.cand = append(e.rs.cand, g)
+	}
+}
+
+// parked records that g now waits at its pending operation (status gParked).
+// A channel operation makes the goroutines on the other side candidates:
+// they may have a partner now.
+func (e *engine) parked(g *gstate) {
+	g.misses = 0
+	e.addCand(g)
+	switch g.p.op {
+	case strategy.OpSend, strategy.OpRecv:
+		e.parkedAt(g, g.p.ch, g.p.op == strategy.OpSend)
+	case strategy.OpSelect:
+		for _, c := range g.p.cases {
+			e.parkedAt(g, c.ch, c.send)
+		}
+	}
+}
+
+func (e *engine) parkedAt(g *gstate, h *hchan, send bool) {
+	if h == nil {
+		return
+	}
+	mine, other := recvKey(h), sendKey(h)
+	if send {
+		mine, other = other, mine
+	}
+	e.touch(other)
+	if h.dataqsiz != 0 {
+		return // partners matter on unbuffered channels only
+	}
+	pl := e.rs.parkedOn[mine]
+	if pl == nil {
+		e.rs.trim()
+		pl = &parkList{}
+		e.rs.parkedOn[mine] = pl
+	}
+	pl.add(parkRef{g, g.seq})
+}
+
+// parkList holds the goroutines parked at one side of a channel, in the
+// order they parked; l[:head] are dropped.
+type parkList struct {
+	l    []parkRef
+	head int
+}
+
+func (pl *parkList) add(r parkRef) {
+	if len(pl.l) == cap(pl.l) && len(pl.l) >= 8 {
+		// Full: keep only the goroutines still parked there, in order.
+		j := 0
+		for _, x := range pl.l[pl.head:] {
+			if x.g.status == gParked && x.g.seq == x.seq {
+				pl.l[j] = x
+				j++
+			}
+		}
+		clear(pl.l[j:])
+		pl.l, pl.head = pl.l[:j], 0
+	}
+	pl.l = append(pl.l, r)
+}
+
+// drop forgets the n stale entries at the head.
+func (pl *parkList) drop(n int) {
+	clear(pl.l[pl.head : pl.head+n])
+	pl.head += n
+	if pl.head == len(pl.l) {
+		pl.l, pl.head = pl.l[:0], 0
+	}
+}
+
+// touch makes the goroutines blocked under key candidates. e.mu is held.
+func (e *engine) touch(key uintptr) {
+	w := e.rs.waitOn[key]
+	if w == nil || len(w.l) == 0 {
+		return
+	}
+	for _, r := range w.l {
+		if r.g.blocked && r.g.blockGen == r.gen {
+			e.addCand(r.g)
+		}
+	}
+	clear(w.l)
+	w.l = w.l[:0]
+}
+
+// touchChan: something happened on channel h that may let either side go.
+func (e *engine) touchChan(h *hchan) {
+	if h != nil {
+		e.touch(recvKey(h))
+		e.touch(sendKey(h))
+	}
+}
+
+// touchAsync is touchChan from code that may or may not hold e.mu (a
+// context's cancel closes its Done channel; a goroutine outside control
+// operates on a channel): the keys are looked at by the next decision.
+func (e *engine) touchAsync(h *hchan) {
+	if h == nil || !e.active.Load() {
+		return
+	}
+	e.rs.asyncMu.Lock()
+	e.rs.async = append(e.rs.async, recvKey(h), sendKey(h))
+	e.rs.asyncAny.Store(true)
+	e.rs.asyncMu.Unlock()
+}
+
+// rescanAsync asks for a full pass at the next decision, from code that may
+// or may not hold e.mu.
+func (e *engine) rescanAsync() {
+	if !e.active.Load() {
+		return
+	}
+	e.rs.asyncMu.Lock()
+	e.rs.asyncAll = true
+	e.rs.asyncAny.Store(true)
+	e.rs.asyncMu.Unlock()
+}
+
+func (e *engine) drainAsync() {
+	if !e.rs.asyncAny.Load() {
+		return
+	}
+	e.rs.asyncMu.Lock()
+	keys, all := e.rs.async, e.rs.asyncAll
+	e.rs.async, e.rs.asyncAll = nil, false
+	e.rs.asyncAny.Store(false)
+	e.rs.asyncMu.Unlock()
+	for _, k := range keys {
+		e.touch(k)
+	}
+	if all {
+		e.rescan()
+	}
+}
+
+// stepped is called when next was chosen to execute its pending operation:
+// the operations that can make others ready touch their object. The change
+// itself happens before the next decision (next runs its hook first).
+func (e *engine) stepped(next *gstate) {
+	switch next.p.op {
+	case strategy.OpSend, strategy.OpRecv, strategy.OpClose:
+		e.touchChan(next.p.ch)
+	case strategy.OpUnlock, strategy.OpRUnlock, strategy.OpLock, strategy.OpWGAdd, strategy.OpCondSignal:
+		e.touch(next.p.obj)
+	}
+}
+
+// block registers g, parked and not ready, under what it waits for. It
+// reports false for operations whose readiness has no key (they stay
+// candidates and are looked at every decision).
+func (e *engine) block(g *gstate) bool {
+	p := &g.p
+	switch {
+	case p.bubbleWait:
+		return false
+	case p.op == strategy.OpSend || p.op == strategy.OpRecv:
+		e.blockOn(g)
+		if p.ch != nil {
+			e.waitFor(g, chanKey(p.ch, p.op == strategy.OpSend))
+		}
+		return true // a nil channel is never ready
+	case p.op == strategy.OpSelect:
+		e.blockOn(g)
+		for _, c := range p.cases {
+			if c.ch != nil {
+				e.waitFor(g, chanKey(c.ch, c.send))
+			}
+		}
+		return true
+	case p.op == strategy.OpSleep:
+		e.blockOn(g)
+		e.rs.sleepers = append(e.rs.sleepers, waitRef{g, g.blockGen})
+		return true
+	case p.obj != 0 && (p.ready != nil || p.wait != waitNone):
+		switch p.op {
+		case strategy.OpLock, strategy.OpRLock, strategy.OpWGWait, strategy.OpOnce, strategy.OpCondWait:
+			e.blockOn(g)
+			e.waitFor(g, p.obj)
+			return true
+		}
+	}
+	return false
+}
+
+func chanKey(h *hchan, send bool) uintptr {
+	if send {
+		return sendKey(h)
+	}
+	return recvKey(h)
+}
+
+func (e *engine) blockOn(g *gstate) {
+	g.blocked = true
+	g.blockGen++
+}
+
+func (e *engine) waitFor(g *gstate, key uintptr) {
+	w := e.rs.lastList
+	if key != e.rs.lastKey || w == nil {
+		w = e.rs.waitOn[key]
+		if w == nil {
+			e.rs.trim()
+			w = &waitList{}
+			e.rs.waitOn[key] = w
+		}
+		e.rs.lastKey, e.rs.lastList = key, w
+	}
+	l := w.l
+	if len(l) == cap(l) && len(l) >= 8 {
+		// Drop entries of goroutines woken by another key since.
+		j := 0
+		for _, r := range l {
+			if r.g.blocked && r.g.blockGen == r.gen {
+				l[j] = r
+				j++
+			}
+		}
+		clear(l[j:])
+		l = l[:j]
+	}
+	w.l = append(l, waitRef{g, g.blockGen})
+}
+
+// minTrim is the number of keys below which trim does nothing.
+const minTrim = 1024
+
+// trim forgets the keys nobody waits under any more (a channel per loop
+// iteration, a time.After each time: a long run must not keep one entry per
+// step). It runs when the keys have doubled since the last time, so it costs
+// O(1) per new key.
+func (r *readySet) trim() {
+	if len(r.waitOn)+len(r.parkedOn) < r.trimAt {
+		return
+	}
+	for k, w := range r.waitOn {
+		live := false
+		for _, x := range w.l {
+			if x.g.blocked && x.g.blockGen == x.gen {
+				live = true
+				break
+			}
+		}
+		if !live {
+			delete(r.waitOn, k)
+		}
+	}
+	for k, pl := range r.parkedOn {
+		live := false
+		for _, x := range pl.l[pl.head:] {
+			if x.g.status == gParked && x.g.seq == x.seq {
+				live = true
+				break
+			}
+		}
+		if !live {
+			delete(r.parkedOn, k)
+		}
+	}
+	r.lastKey, r.lastList = 0, nil
+	r.trimAt = max(minTrim, 2*(len(r.waitOn)+len(r.parkedOn)))
+}
+
+// clockMoved wakes the sleepers whose time has come. e.mu is held.
+func (e *engine) clockMoved() {
+	j := 0
+	for _, r := range e.rs.sleepers {
+		if !r.g.blocked || r.g.blockGen != r.gen {
+			continue
+		}
+		if r.g.p.wakeAt <= e.clock.now {
+			e.addCand(r.g)
+			continue
+		}
+		e.rs.sleepers[j] = r
+		j++
+	}
+	clear(e.rs.sleepers[j:])
+	e.rs.sleepers = e.rs.sleepers[:j]
+}
+
+// unseenReady is a full pass before a verdict that nothing can move: it
+// reports whether a goroutine is ready after all.
+func (e *engine) unseenReady() bool {
+	e.rescan()
+	return len(e.collect()) > 0
+}
+
+// nextWake is the earliest wake-up of a blocked sleeper (-1: none).
+func (e *engine) nextWake() int64 {
+	next := int64(-1)
+	for _, r := range e.rs.sleepers {
+		if r.g.blocked && r.g.blockGen == r.gen && r.g.status == gParked && (next < 0 || r.g.p.wakeAt < next) {
+			next = r.g.p.wakeAt
+		}
+	}
+	return next
+}
+
+// rescan makes every parked goroutine a candidate (a full pass).
+func (e *engine) rescan() {
+	e.rs.since = 0
+	for _, g := range e.gs {
+		if g.status == gParked && !g.inCand {
+			e.addCand(g)
+		}
+	}
+}
+
+// collect evaluates the candidates: the ready ones, sorted by GID, are the
+// enabled set (and stay candidates); the others block. The slice is reused
+// at the next decision.
+func (e *engine) collect() []*gstate {
+	cand := e.rs.cand
+	if e.rs.unsorted {
+		// Woken waiters were appended in the order they blocked.
+		e.rs.tmp = sortByGID(cand, e.rs.tmp)
+		e.rs.unsorted = false
+	}
+	en := e.enBuf[:0]
+	j := 0 // cand[:j]: the candidates that stay, still sorted by GID
+	for _, g := range cand {
+		if g.status != gParked {
+			g.inCand = false // it parks again through parked
+			continue
+		}
+		e.rs.checks++
+		if e.ready(g) {
+			g.misses = 0
+			en = append(en, g)
+			cand[j] = g
+			j++
+			continue
+		}
+		// A goroutine that was ready at the last decision stays a
+		// candidate once more: waiters for a mutex that is taken and given
+		// back at every other step (the herd) would otherwise be blocked
+		// and woken every time, which costs more than looking at them.
+		if g.misses < 2 {
+			g.misses++
+		}
+		if (g.misses >= 2 || g.p.op == strategy.OpSleep) && e.block(g) { // nextWake needs every sleeper
+			g.inCand = false
+			continue
+		}
+		cand[j] = g
+		j++
+	}
+	clear(cand[j:])
+	e.rs.cand = cand[:j]
+	e.enBuf = en
+	return en
+}
+
+// fullEnabled is the enabled set by a pass over every goroutine (free mode,
+// and the check of verifyReady).
+func (e *engine) fullEnabled(buf []*gstate) []*gstate {
+	en := buf[:0]
+	for _, g := range e.gs {
+		if g.status == gParked && e.ready(g) {
+			i := len(en)
+			en = append(en, g)
+			for i > 0 && en[i-1].id > g.id {
+				en[i] = en[i-1]
+				i--
+			}
+			en[i] = g
+		}
+	}
+	return en
+}
+
+// readyGs is the enabled set before the yield filter.
+func (e *engine) readyGs() []*gstate {
+	e.drainAsync()
+	e.rs.since++
+	if e.free || e.rs.since >= rescanEvery && e.rs.since >= len(e.gs) {
+		e.rescan()
+	}
+	en := e.collect()
+	if verifyReady {
+		full := e.fullEnabled(nil)
+		if fmt.Sprint(gids(full)) != fmt.Sprint(gids(en)) {
+			panic(fmt.Sprintf("period: incremental enabled set %v, full pass %v", gids(en), gids(full)))
+		}
+	}
+	return en
+}
+
+func gids(gs []*gstate) []string {
+	out := make([]string, len(gs))
+	for i, g := range gs {
+		out[i] = g.path
+	}
+	return out
+}
+
+// sortByGID sorts gs by GID. They come as a few ascending runs (the
+// candidates kept sorted, then each batch of woken waiters in the order they
+// blocked, which was GID order too): runs are merged in linear time per
+// pass, with tmp as the buffer (returned for reuse); many runs are sorted.
+func sortByGID(gs, tmp []*gstate) []*gstate {
+	if len(gs) < 2 {
+		return tmp
+	}
+	runs := 1
+	for i := 1; i < len(gs); i++ {
+		if gs[i-1].id > gs[i].id {
+			runs++
+		}
+	}
+	if runs > 8 {
+		slices.SortFunc(gs, func(a, b *gstate) int { return cmp.Compare(a.id, b.id) })
+		return tmp
+	}
+	tmp = append(tmp[:0], gs...)
+	src, dst := tmp, gs
+	for runs > 1 {
+		runs = 0
+		for i := 0; i < len(src); {
+			j := i + 1 // first run: src[i:j]
+			for j < len(src) && src[j-1].id < src[j].id {
+				j++
+			}
+			k := j // second run: src[j:k]
+			for k < len(src) && (k == j || src[k-1].id < src[k].id) {
+				k++
+			}
+			a, b, o := i, j, i
+			for a < j && b < k {
+				if src[a].id < src[b].id {
+					dst[o] = src[a]
+					a++
+				} else {
+					dst[o] = src[b]
+					b++
+				}
+				o++
+			}
+			o += copy(dst[o:], src[a:j])
+			copy(dst[o:], src[b:k])
+			runs++
+			i = k
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &gs[0] {
+		copy(gs, src)
+	}
+	clear(tmp)
+	return tmp
+}

@@ -1,0 +1,199 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/period-dev/period/strategy"
+)
+
+// Scale benchmarks (issue 11): the cost of a key point must not grow with
+// the number of goroutines that exist but wait. docs/scale.md has numbers
+// and the commands.
+
+var scaleSizes = []int{10, 100, 1000, 10000}
+
+// idleAndBusy is a run with n goroutines: n-2 wait on a channel receive for
+// the whole measured part, two lock and unlock a mutex in turns; b's timer
+// covers only the busy part, about b.N key points.
+func idleAndBusy(b *testing.B, n int) func() {
+	return func() {
+		stop := make(chan struct{})
+		var parked, busy sync.WaitGroup
+		var mu sync.Mutex
+		WGAdd("add", &parked, n-2)
+		for i := 0; i < n-2; i++ {
+			Go("idle", func() {
+				WGDone("parked", &parked)
+				Recv("wait", stop)
+			})
+		}
+		WGWait("all parked", &parked)
+		b.ResetTimer()
+		WGAdd("add", &busy, 2)
+		for k := 0; k < 2; k++ {
+			Go("busy", func() {
+				for i := 0; i < (b.N+3)/4; i++ { // two key points per iteration, two goroutines
+					Lock("lock", &mu)
+					Unlock("unlock", &mu)
+				}
+				WGDone("busy done", &busy)
+			})
+		}
+		WGWait("busy", &busy)
+		b.StopTimer()
+		Close("stop", stop)
+	}
+}
+
+// BenchmarkKeyPoint: ns per key point (ns/op) while n-2 other goroutines
+// exist and wait; the targets say it should not depend on n.
+func BenchmarkKeyPoint(b *testing.B) {
+	for _, n := range scaleSizes {
+		b.Run(fmt.Sprintf("goroutines=%d", n), func(b *testing.B) {
+			onOff(b, func(b *testing.B, race bool) {
+				runControlledRace(&alternate{}, race, idleAndBusy(b, n))
+			})
+		})
+	}
+}
+
+// mutexTest is the test of the issue: n goroutines each lock a mutex ten
+// times. Outside a run the hooks perform the plain operations, so the same
+// function is also its native baseline.
+func mutexTest(n int) func() {
+	return func() {
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		count := 0
+		WGAdd("add", &wg, n)
+		for i := 0; i < n; i++ {
+			Go("go", func() {
+				for j := 0; j < 10; j++ {
+					Lock("lock", &mu)
+					count++
+					Unlock("unlock", &mu)
+				}
+				WGDone("done", &wg)
+			})
+		}
+		WGWait("wait", &wg)
+		if count != 10*n {
+			panic(fmt.Sprintf("count %d, want %d", count, 10*n))
+		}
+	}
+}
+
+// BenchmarkMutexSchedule: one schedule of mutexTest under the random
+// strategy (race detection off) against a native run of the same function
+// in the same loop; x-native is the ratio of the two.
+func BenchmarkMutexSchedule(b *testing.B) {
+	for _, n := range scaleSizes[:3] {
+		b.Run(fmt.Sprintf("goroutines=%d", n), func(b *testing.B) { versusNative(b, mutexTest(n)) })
+	}
+}
+
+// fanIn: n producers send three values each on their own channel, n
+// forwarders copy them to one channel, the test goroutine takes them all.
+func fanIn(n int) func() {
+	return func() {
+		out := make(chan int)
+		var wg sync.WaitGroup
+		WGAdd("add", &wg, n)
+		for i := 0; i < n; i++ {
+			in := make(chan int)
+			Go("producer", func() {
+				for v := 1; v <= 3; v++ {
+					Send("produce", in, v)
+				}
+				Close("close in", in)
+			})
+			Go("forwarder", func() {
+				for {
+					v, ok := Recv2("forward in", in)
+					if !ok {
+						break
+					}
+					Send("forward out", out, v)
+				}
+				WGDone("done", &wg)
+			})
+		}
+		Go("closer", func() {
+			WGWait("wait", &wg)
+			Close("close out", out)
+		})
+		sum := 0
+		for {
+			v, ok := Recv2("take", out)
+			if !ok {
+				break
+			}
+			sum += v
+		}
+		if sum != 6*n {
+			panic(fmt.Sprintf("sum %d, want %d", sum, 6*n))
+		}
+	}
+}
+
+// BenchmarkFanInSchedule: fanIn under control against native, as
+// BenchmarkMutexSchedule.
+func BenchmarkFanInSchedule(b *testing.B) {
+	for _, n := range scaleSizes[:3] {
+		b.Run(fmt.Sprintf("goroutines=%d", 2*n+2), func(b *testing.B) { versusNative(b, fanIn(n)) })
+	}
+}
+
+// versusNative runs f natively and under control (random strategy, race
+// detection off) b.N times each, interleaved.
+func versusNative(b *testing.B, f func()) {
+	st, err := strategy.New("random", strategy.Options{Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var native, period time.Duration
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		f()
+		t1 := time.Now()
+		st.Begin()
+		runControlledWith(Config{NoRace: true}, st, f)
+		native += t1.Sub(t0)
+		period += time.Since(t1)
+	}
+	b.ReportMetric(float64(native.Nanoseconds())/float64(b.N), "native-ns/run")
+	b.ReportMetric(float64(period.Nanoseconds())/float64(b.N), "period-ns/run")
+	b.ReportMetric(float64(period)/float64(native), "x-native")
+}
+
+// BenchmarkSwitchVsHandoff: a controlled switch (Gosched handing control to
+// the other goroutine) and a bare hand-off of a token between two goroutines
+// over unbuffered channels, b.N of each in the same run; x-handoff is the
+// ratio (ns/op counts both).
+func BenchmarkSwitchVsHandoff(b *testing.B) {
+	t0 := time.Now()
+	runControlled(&alternate{}, pingPong(b.N, func() { Gosched("yield") }))
+	t1 := time.Now()
+	ping, pong := make(chan int), make(chan int)
+	go func() {
+		for v := range ping {
+			pong <- v
+		}
+		close(pong)
+	}()
+	for i := 0; i < b.N/2; i++ { // two hand-offs per round trip
+		ping <- i
+		<-pong
+	}
+	close(ping)
+	<-pong
+	sw, ho := t1.Sub(t0), time.Since(t1)
+	b.ReportMetric(float64(sw.Nanoseconds())/float64(b.N), "switch-ns")
+	b.ReportMetric(float64(ho.Nanoseconds())/float64(b.N), "handoff-ns")
+	b.ReportMetric(float64(sw)/float64(ho), "x-handoff")
+}
