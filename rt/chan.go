@@ -75,19 +75,53 @@ func (e *engine) chanReady(g *gstate, h *hchan, send bool) bool {
 		return true // receive gets the zero value; send panics (a bug worth reaching)
 	}
 	if send {
-		if h.dataqsiz > 0 && h.qcount < h.dataqsiz {
-			return true
-		}
 		if h.recvq.first != nil {
 			return true
 		}
+		if h.dataqsiz > 0 && h.qcount < h.dataqsiz {
+			return !e.queuedBefore(g, h, true)
+		}
 	} else {
-		if h.qcount > 0 || h.sendq.first != nil {
+		if h.sendq.first != nil {
 			return true
+		}
+		if h.qcount > 0 {
+			return !e.queuedBefore(g, h, false)
 		}
 	}
 	if h.dataqsiz == 0 {
 		return e.partnerFor(g, h, send) != nil
+	}
+	return false
+}
+
+// queuedBefore reports whether a goroutine that Go would have queued on
+// buffered channel h (its send found the buffer full, or its receive found
+// it empty, and it has waited at that operation since) parked before g.
+// Such a goroutine goes first: Go hands a freed slot to the first queued
+// sender, and a sent value to the first queued receiver, at once; a
+// goroutine that comes later never takes their place.
+func (e *engine) queuedBefore(g *gstate, h *hchan, send bool) bool {
+	key := recvKey(h)
+	if send {
+		key = sendKey(h)
+	}
+	pl := e.rs.parkedOn[key]
+	if pl == nil {
+		return false
+	}
+	for _, r := range pl.l[pl.head:] {
+		if r.seq >= g.seq {
+			break // parked in order: the rest came after g
+		}
+		o := r.g
+		if o == g || !o.waited || o.status != gParked || o.seq != r.seq {
+			continue
+		}
+		if (o.p.op == strategy.OpSend && send || o.p.op == strategy.OpRecv && !send) && o.p.ch == h ||
+			o.p.op == strategy.OpSelect && selectHas(o, h, send) {
+			return true
+		}
 	}
 	return false
 }

@@ -99,6 +99,7 @@ type gstate struct {
 	creator  uintptr  // pc in the function that executed it (resolved only for reports)
 	inCand   bool     // in e.rs.cand (ready.go)
 	blocked  bool     // parked, not ready, registered under what it waits for
+	waited   bool     // its channel operation was found blocked: Go has queued it (chanReady)
 	blockGen uint32   // tells live registrations from stale ones
 	misses   uint8    // decisions in a row at which g, a candidate, was not ready
 }
@@ -533,10 +534,10 @@ func (e *engine) enabled() []*gstate {
 func (e *engine) ready(g *gstate) bool {
 	p := &g.p
 	switch p.op {
-	case strategy.OpSend:
-		return e.chanReady(g, p.ch, true)
-	case strategy.OpRecv:
-		return e.chanReady(g, p.ch, false)
+	case strategy.OpSend, strategy.OpRecv:
+		ok := e.chanReady(g, p.ch, p.op == strategy.OpSend)
+		g.waited = g.waited || !ok
+		return ok
 	case strategy.OpSelect:
 		if p.hasDefault {
 			return true
@@ -546,6 +547,7 @@ func (e *engine) ready(g *gstate) bool {
 				return true
 			}
 		}
+		g.waited = true
 		return false
 	case strategy.OpSleep:
 		return e.clock.now >= p.wakeAt

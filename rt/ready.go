@@ -118,6 +118,7 @@ func (e *engine) addCand(g *gstate) {
 // they may have a partner now.
 func (e *engine) parked(g *gstate) {
 	g.misses = 0
+	g.waited = false
 	e.addCand(g)
 	switch g.p.op {
 	case strategy.OpSend, strategy.OpRecv:
@@ -138,9 +139,8 @@ func (e *engine) parkedAt(g *gstate, h *hchan, send bool) {
 		mine, other = other, mine
 	}
 	e.touch(other)
-	if h.dataqsiz != 0 {
-		return // partners matter on unbuffered channels only
-	}
+	// Unbuffered: partners, first come first served (partnerFor).
+	// Buffered: the order of those Go has queued (queuedBefore).
 	pl := e.rs.parkedOn[mine]
 	if pl == nil {
 		e.rs.trim()

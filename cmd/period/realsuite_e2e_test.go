@@ -263,6 +263,28 @@ func TestGoTestOrderAndClock(t *testing.T) {
 	}
 }
 
+// Blocked channel operations keep Go's order: a goroutine that comes later
+// does not overtake a sender or receiver Go has queued on a buffered
+// channel (the pattern of a pacer's synctest test); senders that never
+// waited still go in either order.
+func TestQueuedChannelOperationsKeepTheirOrder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/fifo")
+	for _, st := range []string{"period", "random", "pct", "dfs"} {
+		code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "300", "-strategy", st, "-o", t.TempDir(), dir)
+		if code != 1 || len(sums) != 3 {
+			t.Fatalf("%s: exit %d with %d tests, want 1 and 3: %s", st, code, len(sums), stderr)
+		}
+		for name, s := range sums {
+			if buggy := name == "TestSendersThatNeverWaitedRace"; buggy != (len(s.Bugs) > 0) {
+				t.Errorf("%s: %s: bugs %+v", st, name, s.Bugs)
+			}
+		}
+	}
+}
+
 // A finite test with millions of key points is not a hang (each schedule
 // here runs over 2,000,000 steps, twice the default step limit), and a real
 // bug beside such work is still found and confirmed.

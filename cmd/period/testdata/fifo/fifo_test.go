@@ -37,3 +37,17 @@ func TestBlockedReceiverFirst(t *testing.T) {
 		<-got
 	})
 }
+
+// TestSendersThatNeverWaitedRace has a bug: two senders that find room in
+// the buffer are not queued, so either may send first.
+func TestSendersThatNeverWaitedRace(t *testing.T) {
+	ch := make(chan int, 2)
+	done := make(chan bool, 2)
+	go func() { ch <- 1; done <- true }()
+	go func() { ch <- 2; done <- true }()
+	<-done
+	<-done
+	if v := <-ch; v != 1 {
+		t.Errorf("received %d first", v)
+	}
+}
