@@ -387,7 +387,7 @@ func exploreOne(t *testing.T, tt Test, cfg Config, restores []func(), out *resul
 	start := time.Now()
 	sum := Summary{Action: "summary", Package: cfg.Package, Test: tt.Name, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound}
 	if cfg.Strategy == "native" {
-		return exploreNative(t, tt, cfg, restores, sum, start)
+		return exploreNative(t, tt, cfg, restores, sum, start, out)
 	}
 	st, err := strategy.New(cfg.Strategy, strategy.Options{Seed: cfg.Seed, Bound: cfg.Bound, Budget: cfg.Budget, Focus: cfg.Focus})
 	if err != nil {
@@ -619,11 +619,14 @@ func runPrelude(t *testing.T, tests []Test, names []string) {
 }
 
 // exploreNative re-runs the test without any control: the baseline.
-func exploreNative(t *testing.T, tt Test, cfg Config, restores []func(), sum Summary, start time.Time) Summary {
+func exploreNative(t *testing.T, tt Test, cfg Config, restores []func(), sum Summary, start time.Time, out *resultWriter) Summary {
 	for i := 1; i <= cfg.Budget; i++ {
 		for _, r := range restores {
 			r()
 		}
+		// The runner learns which run a dying process was in (a panic in
+		// a goroutine kills it).
+		out.write(progress{Action: "run", Test: tt.Name, Schedule: i})
 		var panicked any
 		failed := false
 		t.Run(fmt.Sprintf("%s/s%d", tt.Name, i), func(t *testing.T) {

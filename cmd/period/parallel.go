@@ -242,6 +242,14 @@ func cmdMerge(args []string, stdout, stderr io.Writer) int {
 					return exitError
 				}
 				s.Bugs[i].Replay = dst
+				if b.Minimized != "" {
+					mdst := filepath.Join(dir, filepath.Base(b.Minimized))
+					if err := copyFileTo(b.Minimized, mdst); err != nil {
+						fmt.Fprintf(stderr, "period merge: %v\n", err)
+						return exitError
+					}
+					s.Bugs[i].Minimized = mdst
+				}
 			}
 			sums[k] = s
 		}
@@ -321,6 +329,11 @@ func readShards(dirs []string) (map[shardTest]report.JSONSummary, []shardTest, e
 					if _, err := os.Stat(b.Replay); b.Replay != "" && err != nil {
 						if alt := filepath.Join(filepath.Dir(f), filepath.Base(b.Replay)); fileExists(alt) {
 							s.Bugs[i].Replay = alt
+						}
+					}
+					if _, err := os.Stat(b.Minimized); b.Minimized != "" && err != nil {
+						if alt := filepath.Join(filepath.Dir(f), filepath.Base(b.Minimized)); fileExists(alt) {
+							s.Bugs[i].Minimized = alt
 						}
 					}
 				}

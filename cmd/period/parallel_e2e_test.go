@@ -31,6 +31,9 @@ func canonical(t *testing.T, out []byte) []string {
 		s.Elapsed = 0
 		for i := range s.Bugs {
 			s.Bugs[i].Replay = filepath.Base(s.Bugs[i].Replay)
+			if s.Bugs[i].Minimized != "" {
+				s.Bugs[i].Minimized = filepath.Base(s.Bugs[i].Minimized)
+			}
 		}
 		b, _ := json.Marshal(s)
 		lines = append(lines, string(b))
@@ -154,6 +157,14 @@ func TestShardMergeEqualsUnsharded(t *testing.T) {
 		bugs += bugCount(want)
 		if len(want) != 7 {
 			t.Errorf("%s: %d summaries, want 7", st, len(want))
+		}
+		if st == "native" {
+			// Native runs are the real scheduler's: a run that finds a bug
+			// in one process may not in another. Only the shape is compared.
+			if len(got) != len(want) {
+				t.Errorf("native: %d merged summaries, want %d", len(got), len(want))
+			}
+			continue
 		}
 		if !reflect.DeepEqual(want, got) {
 			t.Errorf("%s: merged shards differ from the unsharded run:\n%s\n---\n%s", st, strings.Join(want, "\n"), strings.Join(got, "\n"))

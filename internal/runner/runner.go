@@ -186,7 +186,8 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 		}
 		opts.Progress("%s: schedule %d killed the test process (%s); recording it and continuing", inFlight, flightSchedule, firstLine(msg))
 		replay := opts.Config.Replay // replaying: the schedule is recorded already
-		if replay == "" {
+		native := opts.Config.Strategy == "native"
+		if replay == "" && !native { // a native run has no schedule to record
 			replay = recordCrash(ctx, b, opts, work, inFlight, flightSchedule, skips[inFlight], kind, msg, loc)
 		}
 		r := results[inFlight]
@@ -199,8 +200,9 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 		if r.Schedules < flightSchedule {
 			r.Schedules = flightSchedule
 		}
-		if !opts.Config.Continue || errors.Is(runErr, errTimeout) {
-			// One bug is what was asked for (or time is up): this test is done.
+		if !opts.Config.Continue || errors.Is(runErr, errTimeout) || native {
+			// One bug is what was asked for (or time is up; or native runs,
+			// which cannot skip the run that killed the process): this test is done.
 			skipTest(&remaining, inFlight)
 			completed[inFlight] = true
 			continue
