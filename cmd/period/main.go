@@ -358,35 +358,19 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "period: %v\n", err)
 		return exitError
 	}
-	if _, err := os.Stat(tr.Dir); err != nil {
-		fmt.Fprintf(stderr, "period: the replay's package directory %s: %v\n", tr.Dir, err)
-		return exitError
-	}
 	work, err := os.MkdirTemp("", "period-replay-")
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
 		return exitError
 	}
 	defer os.RemoveAll(work)
-	pkgs, err := instrument.Prepare(instrument.PrepareOptions{Dir: tr.Dir, Patterns: []string{"."}, WorkDir: filepath.Join(work, "src"),
-		Tags: tr.Tags, Instrument: tr.Instrument, Uninstrumented: tr.Uninstrumented})
+	binary, uninstrumented, err := buildReplayPackage(ctx, tr, work)
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
 		return exitError
 	}
-	if len(pkgs) != 1 {
-		fmt.Fprintf(stderr, "period: %s holds no test package\n", tr.Dir)
-		return exitError
-	}
-	pkg := pkgs[0]
-	bin := filepath.Join(work, "replay.test")
-	if err := pkg.Build(ctx, bin); err != nil {
-		fmt.Fprintf(stderr, "period: %v\n", err)
-		return exitError
-	}
 	cfg := rt.Config{Replay: file, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, OutDir: work, MaxSteps: len(tr.Entries) + 1000}
-	results, err := runner.Run(ctx, runner.Binary{Path: bin, Dir: pkg.Dir, Package: pkg.ImportPath, Tests: pkg.Tests},
-		runner.Options{Config: cfg, Timeout: *timeout})
+	results, err := runner.Run(ctx, binary, runner.Options{Config: cfg, Timeout: *timeout})
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
 		return exitError
@@ -394,7 +378,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	p := &report.Printer{W: stdout, JSON: *jsonOut, Verbose: *verbose}
 	status := exitOK
 	for _, r := range results {
-		s := report.Summary(r, pkg.Uninstrumented)
+		s := report.Summary(r, uninstrumented)
 		for i := range s.Bugs {
 			s.Bugs[i].Replay = file
 		}
