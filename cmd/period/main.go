@@ -200,7 +200,14 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if f.instrument != "all" {
 		cfg.Instrument = f.instrument
 	}
-	p := &report.Printer{W: stdout, JSON: f.json, Verbose: f.verbose}
+	// Progress is shown as it happens, whatever -p holds back: with -json as
+	// "progress" lines on stdout (one writer for all packages), without it
+	// as lines on stderr.
+	locked := &report.LockedWriter{W: stdout}
+	p := &report.Printer{W: locked, JSON: f.json, Verbose: f.verbose, Live: &report.LockedWriter{W: stderr}}
+	if f.json {
+		p.Live = locked
+	}
 	if f.fresh && f.parallel {
 		fmt.Fprintln(stderr, "period: -fresh and -parallel cannot be combined")
 		return exitError

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/period-dev/period/internal/runner"
 	"github.com/period-dev/period/trace"
@@ -17,6 +18,23 @@ type Printer struct {
 	W       io.Writer
 	JSON    bool
 	Verbose bool
+	// Live receives "progress" events as they happen, when W holds output
+	// back (packages explored in parallel print in order): -json progress
+	// lines, and, without -json, the progress lines meant for stderr.
+	// Nil: W for -json, nothing without it unless Verbose.
+	Live io.Writer
+}
+
+// LockedWriter serialises writes from goroutines to one writer.
+type LockedWriter struct {
+	mu sync.Mutex
+	W  io.Writer
+}
+
+func (l *LockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.W.Write(b)
 }
 
 // JSONSummary is the "summary" object of -json output: the contract scripts rely on.
@@ -87,13 +105,17 @@ func Summary(r runner.Result, uninstrumented []string) JSONSummary {
 // Event prints a progress object (-json) or line (-v).
 func (p *Printer) Event(action, pkg, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
+	w := p.W
+	if action == "progress" && p.Live != nil && (p.JSON || !p.Verbose) {
+		w = p.Live
+	}
 	if p.JSON {
 		b, _ := json.Marshal(struct{ Action, Package, Output string }{action, pkg, msg})
-		fmt.Fprintln(p.W, string(b))
+		fmt.Fprintln(w, string(b))
 		return
 	}
-	if p.Verbose || action == "note" {
-		fmt.Fprintf(p.W, "# %s\n", msg)
+	if p.Verbose || action == "note" || w == p.Live && w != nil {
+		fmt.Fprintf(w, "# %s\n", msg)
 	}
 }
 

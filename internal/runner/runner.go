@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,7 +111,9 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 		cfg.Results = filepath.Join(work, fmt.Sprintf("results-%d.jsonl", restart))
 		cfg.Run = "^(" + strings.Join(quoteAll(remaining), "|") + ")$"
 		cfg.Skip = skips[remaining[0]]
+		stopWatch := watchProgress(cfg.Results, cfg.Budget, opts.Progress)
 		out, runErr := runChild(ctx, b, cfg, deadline)
+		stopWatch()
 		lines, err := readResults(cfg.Results)
 		if err != nil && runErr == nil {
 			return nil, err
@@ -427,6 +430,77 @@ func mergeEarlier(s *rt.Summary, prev rt.Summary) {
 }
 
 var errTimeout = errors.New("timeout")
+
+// progressEvery is how often a running test process is reported on.
+const progressEvery = 5 * time.Second
+
+// watchProgress reports, every progressEvery while a test process runs,
+// which schedule of which test it is in (its results file says), so that a
+// long exploration or one very long schedule is never silent. The returned
+// function stops it.
+func watchProgress(results string, budget int, progress func(string, ...any)) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		start := time.Now()
+		tick := time.NewTicker(progressEvery)
+		defer tick.Stop()
+		var off int64
+		test, schedule, since := "", 0, time.Now()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			if t, s, n := lastRun(results, off); n > off {
+				off = n
+				if t != "" && (t != test || s != schedule) {
+					test, schedule, since = t, s, time.Now()
+				}
+			}
+			if test == "" {
+				continue
+			}
+			progress("%s: schedule %d of at most %d, %.0fs in this process (this schedule: %.0fs)",
+				test, schedule, budget, time.Since(start).Seconds(), time.Since(since).Seconds())
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// lastRun reads results from offset off and returns the last "run" line's
+// test and schedule, and the offset up to which it read whole lines.
+func lastRun(results string, off int64) (test string, schedule int, end int64) {
+	f, err := os.Open(results)
+	if err != nil {
+		return "", 0, off
+	}
+	defer f.Close()
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return "", 0, off
+	}
+	data, _ := io.ReadAll(f)
+	end = off
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			break // a line still being written
+		}
+		line := data[:i]
+		data = data[i+1:]
+		end += int64(i + 1)
+		var l struct {
+			Action, Test string
+			Schedule     int
+		}
+		if json.Unmarshal(line, &l) == nil && l.Action == "run" {
+			test, schedule = l.Test, l.Schedule
+		}
+	}
+	return test, schedule, end
+}
 
 // runChild runs the binary once with cfg and returns its combined output.
 func runChild(ctx context.Context, b Binary, cfg rt.Config, deadline time.Time) ([]byte, error) {

@@ -2,8 +2,10 @@ package runner
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -23,5 +25,28 @@ func TestLocationsAreModuleRelative(t *testing.T) {
 	}
 	if got := packageLoc(filepath.Dir(file), "nosuch_test.go"); got != "nosuch_test.go" {
 		t.Errorf("a file not in the package directory: %q", got)
+	}
+}
+
+// lastRun finds the schedule in flight from the results file, reading only
+// whole lines past the offset it was given.
+func TestLastRun(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	lines := `{"Action":"run","Test":"TestA","Schedule":1}
+{"Action":"summary","Test":"TestA"}
+{"Action":"run","Test":"TestB","Schedule":7}
+{"Action":"run","Test":"TestB","Sche`
+	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	test, sched, end := lastRun(path, 0)
+	if test != "TestB" || sched != 7 || end != int64(strings.LastIndex(lines, "\n")+1) {
+		t.Fatalf("lastRun = %s %d %d", test, sched, end)
+	}
+	if test, _, end2 := lastRun(path, end); test != "" || end2 != end {
+		t.Errorf("a line still being written was read: %q %d", test, end2)
+	}
+	if test, _, end := lastRun(filepath.Join(t.TempDir(), "none"), 3); test != "" || end != 3 {
+		t.Errorf("missing file: %q %d", test, end)
 	}
 }

@@ -226,7 +226,12 @@ func exploreSplit(ctx context.Context, b Binary, opts Options, test string, pool
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if err := pool.Do(ctx, func() { wk.out, wk.err = runChild(ctx, b, wk.cfg, deadline) }); err != nil {
+				if err := pool.Do(ctx, func() {
+					if w == 0 { // one worker speaks for the round
+						defer watchProgress(wk.cfg.Results, wk.cfg.Budget, opts.Progress)()
+					}
+					wk.out, wk.err = runChild(ctx, b, wk.cfg, deadline)
+				}); err != nil {
 					wk.err = err
 				}
 				if wk.err == nil {
