@@ -180,7 +180,13 @@ func TParallel(site string, t *testing.T) {
 	s.parallel = true
 	s.parOK = !t.Failed()
 	ps.kids = append(ps.kids, g)
-	// The parent goes on, as when a subtest returns.
+	// The parent goes on, as when a subtest returns: what the subtest did
+	// before t.Parallel happens before the parent's t.Run returns (a copy
+	// of a loop variable made there does not race with the next iteration).
+	if e.race.on {
+		p.vc.join(g.vc)
+		g.vc.tick(g.id)
+	}
 	p.status = gRunning
 	e.cur = p
 	g.status = gParked

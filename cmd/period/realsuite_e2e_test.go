@@ -285,6 +285,20 @@ func TestQueuedChannelOperationsKeepTheirOrder(t *testing.T) {
 	}
 }
 
+// What a subtest does before t.Parallel happens before its parent's t.Run
+// returns: copying a go 1.21 range variable there is no race (go test -race
+// reports none; sourcegraph/conc's pool tests do this).
+func TestParallelSubtestIsOrderedBeforeTRunReturns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/parallelsub")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "50", "-o", t.TempDir(), dir)
+	if code != 0 || len(sums) != 2 {
+		t.Fatalf("exit %d, %+v, want 0 and two tests without a bug: %s", code, sums, stderr)
+	}
+}
+
 // A finite test with millions of key points is not a hang (each schedule
 // here runs over 2,000,000 steps, twice the default step limit), and a real
 // bug beside such work is still found and confirmed.

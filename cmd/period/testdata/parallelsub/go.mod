@@ -1,0 +1,3 @@
+module example.com/parallelsub
+
+go 1.21
