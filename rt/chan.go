@@ -110,12 +110,24 @@ func (e *engine) queuedBefore(g *gstate, h *hchan, send bool) bool {
 	if pl == nil {
 		return false
 	}
-	for _, r := range pl.l[pl.head:] {
+	drop := 0 // leading entries of goroutines that left the operation
+	defer func() {
+		if drop > 0 {
+			pl.drop(drop)
+		}
+	}()
+	for i, r := range pl.l[pl.head:] {
 		if r.seq >= g.seq {
 			break // parked in order: the rest came after g
 		}
 		o := r.g
-		if o == g || !o.waited || o.status != gParked || o.seq != r.seq {
+		if o.status != gParked || o.seq != r.seq {
+			if i == drop {
+				drop++
+			}
+			continue
+		}
+		if o == g || !o.waited {
 			continue
 		}
 		if (o.p.op == strategy.OpSend && send || o.p.op == strategy.OpRecv && !send) && o.p.ch == h ||
