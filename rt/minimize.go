@@ -87,21 +87,8 @@ func guidedRun(t *testing.T, tt Test, cfg Config, tr *trace.Trace, cand []trace.
 	// A candidate may take longer than the record before it fails; far
 	// longer is not the bug sought.
 	cfg.MaxSteps = 2*len(tr.Entries) + 1000
-	e.cfg = config{Config: cfg, maxSteps: cfg.MaxSteps, watchdog: cfg.Watchdog, hangAfter: cfg.HangAfter}
-	e.strat = nil
-	e.releaser = nil
 	rep := &replayer{t: tr, guide: trace.NewGuide(cand)}
-	e.replay = rep
-	e.mem.shared = map[string]bool{}
-	for _, s := range tr.Shared {
-		e.mem.shared[s] = true
-	}
-	e.mem.frozen = true
-	for _, r := range restores {
-		r()
-	}
-	e.mu.Lock()
-	e.resetRun(0)
+	e.startReplay(cfg, rep, restores)
 	// Each race is reported once per process; every candidate must be
 	// able to show the race sought again.
 	e.race.seen = map[[2]string]bool{}

@@ -116,20 +116,16 @@ func (r *replayer) choose(e *engine, n int) int {
 	return want.K
 }
 
-func replayOne(t *testing.T, tt Test, cfg Config, tr *trace.Trace, restores []func()) Summary {
-	start := time.Now()
-	sum := Summary{Action: "summary", Package: cfg.Package, Test: tt.Name, Strategy: "replay:" + tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, Schedules: 1}
-	e := eng
-	if tr.NoRace {
-		cfg.NoRace = true // as when the bug was found: a race would come first and end nothing
-	}
+// startReplay readies the engine for one run that follows rep (a record, or
+// a guided candidate): no strategy, the record's shared sites, package
+// state restored. It returns with e.mu held.
+func (e *engine) startReplay(cfg Config, rep *replayer, restores []func()) {
 	e.cfg = config{Config: cfg, maxSteps: cfg.MaxSteps, watchdog: cfg.Watchdog, hangAfter: cfg.HangAfter}
 	e.strat = nil
 	e.releaser = nil
-	rep := &replayer{t: tr}
 	e.replay = rep
 	e.mem.shared = map[string]bool{}
-	for _, s := range tr.Shared {
+	for _, s := range rep.t.Shared {
 		e.mem.shared[s] = true
 	}
 	e.mem.frozen = true
@@ -138,6 +134,17 @@ func replayOne(t *testing.T, tt Test, cfg Config, tr *trace.Trace, restores []fu
 	}
 	e.mu.Lock()
 	e.resetRun(0)
+}
+
+func replayOne(t *testing.T, tt Test, cfg Config, tr *trace.Trace, restores []func()) Summary {
+	start := time.Now()
+	sum := Summary{Action: "summary", Package: cfg.Package, Test: tt.Name, Strategy: "replay:" + tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, Schedules: 1}
+	e := eng
+	if tr.NoRace {
+		cfg.NoRace = true // as when the bug was found: a race would come first and end nothing
+	}
+	rep := &replayer{t: tr}
+	e.startReplay(cfg, rep, restores)
 	e.mu.Unlock()
 	// Named like the explored schedule, so that the runner finds the
 	// t.Error/t.Fatal messages the test prints (fail bugs) the same way.

@@ -30,7 +30,6 @@ import (
 	"github.com/period-dev/period/internal/runner"
 	"github.com/period-dev/period/rt"
 	"github.com/period-dev/period/strategy"
-	"github.com/period-dev/period/trace"
 )
 
 // defaultSteps bounds one schedule before it is reported as a hang: high
@@ -355,27 +354,13 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "usage: period replay [-json] [-v] FILE")
 		return exitError
 	}
-	file, err := filepath.Abs(fs.Arg(0))
+	target, err := openReplay(ctx, fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
 		return exitError
 	}
-	tr, err := trace.ReadFile(file)
-	if err != nil {
-		fmt.Fprintf(stderr, "period: %v\n", err)
-		return exitError
-	}
-	work, err := os.MkdirTemp("", "period-replay-")
-	if err != nil {
-		fmt.Fprintf(stderr, "period: %v\n", err)
-		return exitError
-	}
-	defer os.RemoveAll(work)
-	binary, uninstrumented, err := buildReplayPackage(ctx, tr, work)
-	if err != nil {
-		fmt.Fprintf(stderr, "period: %v\n", err)
-		return exitError
-	}
+	defer target.close()
+	file, tr, work, binary, uninstrumented := target.file, target.trace, target.work, target.binary, target.uninstrumented
 	cfg := rt.Config{Replay: file, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, OutDir: work, MaxSteps: len(tr.Entries) + 1000}
 	results, err := runner.Run(ctx, binary, runner.Options{Config: cfg, Timeout: *timeout})
 	if err != nil {

@@ -23,26 +23,55 @@ import (
 // minutes.
 const defaultMinimizeBudget = 300
 
-// buildReplayPackage instruments and builds the package a replay file
-// names, in work.
-func buildReplayPackage(ctx context.Context, tr *trace.Trace, work string) (runner.Binary, []string, error) {
-	if _, err := os.Stat(tr.Dir); err != nil {
-		return runner.Binary{}, nil, fmt.Errorf("the replay's package directory %s: %v", tr.Dir, err)
+// replayTarget is a replay file with the test binary of the package it
+// names, built as when the bug was found (tags, instrumented dependencies),
+// for period replay and period minimize.
+type replayTarget struct {
+	file           string // absolute path of the replay file
+	trace          *trace.Trace
+	work           string // scratch directory; remove with close
+	binary         runner.Binary
+	uninstrumented []string
+}
+
+func (r *replayTarget) close() { os.RemoveAll(r.work) }
+
+// openReplay reads the replay file arg and instruments and builds its package.
+func openReplay(ctx context.Context, arg string) (*replayTarget, error) {
+	file, err := filepath.Abs(arg)
+	if err != nil {
+		return nil, err
 	}
+	tr, err := trace.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(tr.Dir); err != nil {
+		return nil, fmt.Errorf("the replay's package directory %s: %v", tr.Dir, err)
+	}
+	work, err := os.MkdirTemp("", "period-replay-")
+	if err != nil {
+		return nil, err
+	}
+	r := &replayTarget{file: file, trace: tr, work: work}
 	pkgs, err := instrument.Prepare(instrument.PrepareOptions{Dir: tr.Dir, Patterns: []string{"."}, WorkDir: filepath.Join(work, "src"),
 		Tags: tr.Tags, Instrument: tr.Instrument, Uninstrumented: tr.Uninstrumented})
-	if err != nil {
-		return runner.Binary{}, nil, err
+	if err == nil && len(pkgs) != 1 {
+		err = fmt.Errorf("%s holds no test package", tr.Dir)
 	}
-	if len(pkgs) != 1 {
-		return runner.Binary{}, nil, fmt.Errorf("%s holds no test package", tr.Dir)
+	if err != nil {
+		r.close()
+		return nil, err
 	}
 	pkg := pkgs[0]
 	bin := filepath.Join(work, "replay.test")
 	if err := pkg.Build(ctx, bin); err != nil {
-		return runner.Binary{}, nil, err
+		r.close()
+		return nil, err
 	}
-	return runner.Binary{Path: bin, Dir: pkg.Dir, Package: pkg.ImportPath, Tests: pkg.Tests}, pkg.Uninstrumented, nil
+	r.binary = runner.Binary{Path: bin, Dir: pkg.Dir, Package: pkg.ImportPath, Tests: pkg.Tests}
+	r.uninstrumented = pkg.Uninstrumented
+	return r, nil
 }
 
 // cmdMinimize is period minimize: shrink the schedule of a replay file and
@@ -64,27 +93,13 @@ func cmdMinimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "usage: period minimize [-budget n] [-json] [-v] FILE")
 		return exitError
 	}
-	file, err := filepath.Abs(fs.Arg(0))
+	target, err := openReplay(ctx, fs.Arg(0))
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
 		return exitError
 	}
-	tr, err := trace.ReadFile(file)
-	if err != nil {
-		fmt.Fprintf(stderr, "period: %v\n", err)
-		return exitError
-	}
-	work, err := os.MkdirTemp("", "period-minimize-")
-	if err != nil {
-		fmt.Fprintf(stderr, "period: %v\n", err)
-		return exitError
-	}
-	defer os.RemoveAll(work)
-	bin, _, err := buildReplayPackage(ctx, tr, work)
-	if err != nil {
-		fmt.Fprintf(stderr, "period: %v\n", err)
-		return exitError
-	}
+	defer target.close()
+	file, tr, bin := target.file, target.trace, target.binary
 	opts := runner.Options{Timeout: *timeout}
 	opts.Config.NoRace = tr.NoRace
 	m, err := runner.Minimize(ctx, bin, file, *budget, opts)
