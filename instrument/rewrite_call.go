@@ -20,6 +20,7 @@ var timeFuncs = map[string]bool{
 	"context.WithCancel": false, "context.WithCancelCause": false,
 	"context.WithTimeout": false, "context.WithDeadline": false,
 	"context.WithTimeoutCause": false, "context.WithDeadlineCause": false,
+	"context.AfterFunc": true,
 	"sync.OnceFunc": false, "sync.OnceValue": false, "sync.OnceValues": false, "sync.NewCond": false,
 	"runtime.Gosched": true, "os.Exit": true, "testing.Verbose": false,
 	"testing/synctest.Test": true, "testing/synctest.Wait": true,
@@ -29,6 +30,9 @@ var timeFuncs = map[string]bool{
 func hookName(fn *types.Func) string {
 	if fn.Pkg().Path() == "testing/synctest" {
 		return "Synctest" + fn.Name() // synctest.Test -> rt.SynctestTest
+	}
+	if fn.Pkg().Path() == "context" && fn.Name() == "AfterFunc" {
+		return "ContextAfterFunc" // time.AfterFunc has AfterFunc
 	}
 	return fn.Name()
 }

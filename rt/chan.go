@@ -385,6 +385,7 @@ func Select(site string, hasDefault bool, cases ...Case) int {
 		k = ready[e.choose(g, len(ready))]
 	}
 	if k >= 0 {
+		e.effect()
 		e.touchChan(cases[k].ch)
 		g.p.obj = uintptr(unsafe.Pointer(cases[k].ch))
 		e.firePartner(g, cases[k].ch, cases[k].send)

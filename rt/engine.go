@@ -176,7 +176,9 @@ type engine struct {
 	seq        uint64
 	steps      int
 	bubble     bool         // inside synctest.Test: the clock is exact (no drift, see now)
-	undrift    int          // steps whose drift is folded into the clock or dropped
+	drift      int64        // virtual time passed since the clock last moved (time.go: vnow)
+	nowStreak  int          // time.Now readings since the step nowSince (time.go: nowDrift)
+	nowSince   int
 	bubbleAt   int64        // the clock when the synctest bubble began
 	forced     int          // decisions in this run where fairness overrode the strategy (unfairBound)
 	lastEffect int          // the last step whose operation can change state (not a poll: Op.IsPoll)
@@ -394,6 +396,9 @@ func (e *engine) decide(from *gstate) {
 	}
 	for !e.finished {
 		enabled := e.enabled()
+		if e.dueNow() {
+			continue // timers fired, sleepers woke: the enabled set changed
+		}
 		if len(enabled) == 0 {
 			if e.free && e.anyRunning() {
 				// Free goroutines will reach key points (or exit): not blocked.
@@ -425,7 +430,15 @@ func (e *engine) decide(from *gstate) {
 			e.allBlocked()
 			return
 		}
+		if e.pollWait() {
+			// Only polling for a while: everyone waits, time passes.
+			e.effect()
+			continue
+		}
 		e.steps++
+		if !e.bubble {
+			e.drift += stepDrift
+		}
 		if w := e.steps - e.lastEffect; e.cfg.AdaptiveSteps && w > e.cfg.MaxSteps/2 && e.pollYields*100 >= w {
 			// Fair scheduling lets every goroutine run: a run that only
 			// polls for this long waits for something that never comes.
@@ -485,7 +498,7 @@ func (e *engine) decide(from *gstate) {
 		next.passed = 0
 		e.stepped(next)
 		if !next.p.op.IsPoll() {
-			e.lastEffect, e.pollYields = e.steps, 0
+			e.effect()
 		} else if op := next.p.op; op == strategy.OpYield || op == strategy.OpSelect || op == strategy.OpTryLock {
 			e.pollYields++
 		}
@@ -509,6 +522,12 @@ func (e *engine) decide(from *gstate) {
 		return
 	}
 }
+
+// effect records that the step under way changed state that others may wait
+// for, though its operation is of a polling kind (an atomic write, a select
+// case, a TryLock that took the lock): the run is not only polling. e.mu is
+// held.
+func (e *engine) effect() { e.lastEffect, e.pollYields = e.steps, 0 }
 
 // enabled lists the parked goroutines whose pending operation can complete,
 // ordered by GID (ready.go). The slice is reused at the next key point.

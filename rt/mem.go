@@ -150,6 +150,9 @@ func atomicOp[P any](site string, p P, kind accessKind) P {
 	if md == modeControl {
 		ptr := *(*unsafe.Pointer)(unsafe.Pointer(&p))
 		e.keyPoint(g, strategy.OpAtomic, site, ptr)
+		if kind != atomicLoad {
+			e.effect()
+		}
 		if e.race.on {
 			e.atomicAccess(g, ptr, site, kind)
 		}

@@ -169,6 +169,7 @@ func (e *engine) tryLock(g *gstate, site string, p unsafe.Pointer, read bool) bo
 		e.rAcquire(g, p)
 	}
 	e.acquire(g, p)
+	e.effect()
 	return true
 }
 

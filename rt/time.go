@@ -14,11 +14,22 @@ import (
 )
 
 // Virtual time. Inside a controlled run, time.Now, sleeps, timers, tickers
-// and context deadlines use a clock that moves only when every controlled
-// goroutine is blocked (it then jumps to the earliest wake-up) and by a
-// nanosecond a step. Tests that sleep for an hour finish at once, and
-// timeouts fire at reproducible points of the schedule: every duration the
-// program can measure is a function of the schedule.
+// and context deadlines use a clock that is a function of the schedule, so
+// that every duration the program can measure replays exactly. It passes as
+// a real clock does, only faster where nothing can happen but waiting:
+//
+//   - every step adds stepDrift, and every time.Now a little more
+//     (nowDrift), so time moves while goroutines run: a deadline loop that
+//     reads the clock ends, a timer falls due while workers are busy and
+//     fires at the next decision;
+//   - when every goroutine is blocked, the clock jumps to the earliest
+//     wake-up (a test that sleeps an hour finishes at once);
+//   - when goroutines only poll (yield, spin on a load, select with default,
+//     fail a TryLock) for pollJump steps, they wait as much as blocked ones
+//     do: the clock jumps too, so a busy-polling goroutine cannot freeze it.
+//
+// Inside a synctest bubble time moves only when everyone is blocked, as
+// synctest makes it.
 
 // timeBase is the instant the current run's virtual clock started from
 // (restartClock). e.mu guards it.
@@ -53,6 +64,7 @@ type vtimer struct {
 	f       func()
 	ctx     *vctx
 	active  bool
+	queued  bool // in vclock.timers (a Reset of an active timer must not queue it twice)
 	seq     int
 	creator *gstate
 	vc      vc // race detection: the creator's clock when it set the timer (creation, Reset)
@@ -63,7 +75,8 @@ type vtimer struct {
 func (t *vtimer) futile() bool { return t.ch != nil && len(t.ch) == cap(t.ch) }
 
 type vclock struct {
-	now    int64
+	now    int64 // without e.drift (vnow)
+	due    int64 // no wake-up (timer or sleeper) is earlier: a lower bound, -1 if none
 	seq    int
 	timers []*vtimer
 	byT    map[*time.Timer]*vtimer
@@ -71,14 +84,109 @@ type vclock struct {
 }
 
 func (c *vclock) reset() {
-	*c = vclock{byT: map[*time.Timer]*vtimer{}, byTk: map[*time.Ticker]*vtimer{}}
+	*c = vclock{due: -1, byT: map[*time.Timer]*vtimer{}, byTk: map[*time.Ticker]*vtimer{}}
 }
 
 func (c *vclock) add(t *vtimer) {
 	c.seq++
 	t.seq = c.seq
 	t.active = true
-	c.timers = append(c.timers, t)
+	if !t.queued {
+		t.queued = true
+		c.timers = append(c.timers, t)
+	}
+	c.lower(t.when)
+}
+
+// lower records a wake-up at when.
+func (c *vclock) lower(when int64) {
+	if c.due < 0 || when < c.due {
+		c.due = when
+	}
+}
+
+// stepDrift is the virtual time a step takes: about what a key point costs
+// natively under -race (a channel operation, a lock, an instrumented
+// access), so that a timeout a test sets against work fires no earlier than
+// on a real machine running the test with -race, while a test that sleeps
+// to let busy workers run ends after a bounded number of steps.
+const stepDrift = int64(100 * time.Nanosecond)
+
+// pollJump is how many steps in a row may only poll (Op.IsPoll, and no
+// atomic write, select case or TryLock succeeded: e.effect) before the
+// clock jumps to the next wake-up, as it does when everyone is blocked.
+const pollJump = 256
+
+// vnow is the virtual instant, drift included. e.mu is held.
+func (e *engine) vnow() int64 { return e.clock.now + e.drift }
+
+// nowDrift is the time one time.Now by the current goroutine adds: a
+// reading costs time on a real machine, and a loop that only reads the
+// clock (a deadline loop without key points) must see it pass. Readings
+// in a row with no effect between them (e.effect) add more and more, up to
+// about a millisecond, so waiting for a distant deadline takes a bounded
+// number of readings while an ordinary reading adds little. e.mu is held.
+func (e *engine) nowDrift() {
+	if e.nowSince != e.lastEffect || e.nowStreak == 0 {
+		e.nowSince, e.nowStreak = e.lastEffect, 0
+	}
+	e.nowStreak++
+	e.drift += int64(100*time.Nanosecond) << min(e.nowStreak/16, 14)
+}
+
+// dueNow fires what the drifted clock has reached: the clock moves on to
+// vnow (drift folded in) and the timers and sleepers due by then wake. It
+// reports whether anything woke. e.mu is held.
+func (e *engine) dueNow() bool {
+	if e.bubble || e.clock.due < 0 || e.vnow() < e.clock.due {
+		return false
+	}
+	return e.clock.passTo(e, e.vnow())
+}
+
+// pollWait is the jump of a run that only polls: to the next wake-up, if
+// there is one. e.mu is held.
+func (e *engine) pollWait() bool {
+	if e.bubble || e.steps-e.lastEffect < pollJump || (e.steps-e.lastEffect)%pollJump != 0 {
+		return false
+	}
+	next := e.clock.nextDue(e)
+	if next < 0 {
+		return false
+	}
+	return e.clock.passTo(e, max(next, e.vnow()))
+}
+
+// nextDue is the earliest wake-up of a blocked sleeper or an active timer
+// whose firing changes something (-1: none); it makes c.due exact.
+func (c *vclock) nextDue(e *engine) int64 {
+	next := e.nextWake()
+	for _, t := range c.timers {
+		if t.active && (next < 0 || t.when < next) && !t.futile() {
+			next = t.when
+		}
+	}
+	c.due = next
+	return next
+}
+
+// passTo moves the clock to at (drift folded in) and fires what is due by
+// then. It reports whether anything was due. e.mu is held.
+func (c *vclock) passTo(e *engine, at int64) bool {
+	next := c.nextDue(e)
+	if at > c.now {
+		c.now = at
+	}
+	e.drift = 0
+	if next < 0 || next > c.now {
+		return false
+	}
+	e.clockMoved()
+	timerFiring.Store(true)
+	c.fire(e)
+	timerFiring.Store(false)
+	c.nextDue(e)
+	return true
 }
 
 // advance moves the clock to the next wake-up (a sleeping goroutine or a
@@ -104,13 +212,13 @@ func (c *vclock) advance(e *engine) bool {
 	if next < 0 {
 		return false
 	}
-	if next > c.now {
-		c.now = next
-	}
+	c.now = max(next, e.vnow())
+	e.drift = 0
 	e.clockMoved()
 	timerFiring.Store(true)
 	c.fire(e)
 	timerFiring.Store(false)
+	c.nextDue(e)
 	return true
 }
 
@@ -156,6 +264,8 @@ func (c *vclock) fire(e *engine) {
 	for _, t := range c.timers {
 		if t.active {
 			live = append(live, t)
+		} else {
+			t.queued = false
 		}
 	}
 	c.timers = live
@@ -169,30 +279,32 @@ func clockNow() time.Time {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if g := e.cur; g != nil && !e.bubble && !e.free && g.goid == goid() {
+		e.nowDrift()
+	}
 	return e.now()
 }
 
-// now is the instant a controlled goroutine observes. Virtual time jumps
-// only when everyone waits, but a real clock also moves while goroutines
-// run: each step of the run adds a nanosecond, so that Now() after
-// Sleep(d) is strictly later than start+d and two readings separated by a
-// key point differ, as on every real machine. Steps are part of the
-// schedule, so replays read the same instants. e.mu is held.
+// now is the instant a controlled goroutine observes: the virtual clock
+// with its drift (vnow), so that Now() after Sleep(d) is strictly later
+// than start+d and two readings separated by a key point differ, as on
+// every real machine. Steps and readings are part of the schedule, so
+// replays read the same instants. e.mu is held.
 //
 // Inside a synctest bubble time is exact, as synctest makes it: no drift.
 func (e *engine) now() time.Time {
 	if e.bubble {
 		return synctestEpoch.Add(time.Duration(e.clock.now - e.bubbleAt))
 	}
-	return timeBase.Add(time.Duration(e.clock.now + int64(e.steps-e.undrift)))
+	return timeBase.Add(time.Duration(e.vnow()))
 }
 
 // enterBubble makes the clock exact (synctest.Test), keeping it monotonic:
 // the drift so far becomes part of the clock. e.mu is held.
 // Inside, instants count from synctestEpoch, as in a real bubble.
 func (e *engine) enterBubble() {
-	e.clock.now += int64(e.steps - e.undrift)
-	e.undrift = e.steps
+	e.clock.now += e.drift
+	e.drift = 0
 	e.bubble = true
 	e.bubbleAt = e.clock.now
 	e.clockMoved()
@@ -201,7 +313,6 @@ func (e *engine) enterBubble() {
 // leaveBubble lets the clock drift again from here, and instants count from
 // the run's start again. e.mu is held.
 func (e *engine) leaveBubble() {
-	e.undrift = e.steps
 	e.bubble = false
 }
 
@@ -228,7 +339,8 @@ func Sleep(site string, d time.Duration) {
 	if d < 0 {
 		d = 0
 	}
-	g.p = pending{op: strategy.OpSleep, site: site, wakeAt: e.clock.now + int64(d)}
+	g.p = pending{op: strategy.OpSleep, site: site, wakeAt: e.vnow() + int64(d)}
+	e.clock.lower(g.p.wakeAt)
 	e.point(g)
 	e.hookDone(g)
 }
@@ -244,7 +356,7 @@ func newTimer(d time.Duration, period time.Duration, ch chan time.Time, f func()
 	if d < 0 {
 		d = 0
 	}
-	t := &vtimer{when: e.clock.now + int64(d), period: int64(period), ch: ch, f: f, creator: g, vc: e.releaseClock(g)}
+	t := &vtimer{when: e.vnow() + int64(d), period: int64(period), ch: ch, f: f, creator: g, vc: e.releaseClock(g)}
 	e.clock.add(t)
 	return t, true
 }
@@ -356,7 +468,7 @@ func TimerReset(site string, t *time.Timer, d time.Duration) bool {
 	e.leaveFree(e.callerG()) // the timer channel changes without a key point
 	defer e.mu.Unlock()
 	was := e.stopVirtual(vt)
-	vt.when = e.clock.now + int64(d)
+	vt.when = e.vnow() + int64(d)
 	vt.vc = e.releaseClock(e.callerG())
 	e.clock.add(vt)
 	return was
@@ -390,7 +502,7 @@ func TickerReset(site string, t *time.Ticker, d time.Duration) {
 	e.leaveFree(e.callerG()) // the timer channel changes without a key point
 	defer e.mu.Unlock()
 	e.stopVirtual(vt)
-	vt.when = e.clock.now + int64(d)
+	vt.when = e.vnow() + int64(d)
 	vt.period = int64(d)
 	vt.vc = e.releaseClock(e.callerG())
 	e.clock.add(vt)
@@ -427,6 +539,9 @@ func (c *vctx) Deadline() (time.Time, bool) {
 }
 func (c *vctx) Done() <-chan struct{} { return c.done }
 func (c *vctx) Value(k any) any {
+	if k == vctxKey {
+		return c
+	}
 	if k == causeKey && causeKey != nil {
 		// context.Cause(c) looks for a *cancelCtx under the context
 		// package's private key: hand it one that carries c's cause.
@@ -618,9 +733,9 @@ func WithDeadlineCause(parent context.Context, d time.Time, cause error) (contex
 	c := newVctx(parent)
 	c.deadline, c.cause = d, cause
 	now := e.now()
-	vt := &vtimer{when: e.clock.now + int64(d.Sub(now)), ctx: c, creator: g, vc: e.releaseClock(g)}
-	if vt.when < e.clock.now {
-		vt.when = e.clock.now
+	vt := &vtimer{when: e.vnow() + int64(d.Sub(now)), ctx: c, creator: g, vc: e.releaseClock(g)}
+	if vt.when < e.vnow() {
+		vt.when = e.vnow()
 	}
 	c.timer = vt
 	e.clock.add(vt)
@@ -643,4 +758,60 @@ func WithTimeout(parent context.Context, d time.Duration) (context.Context, cont
 // WithTimeoutCause is context.WithTimeoutCause(parent, d, cause).
 func WithTimeoutCause(parent context.Context, d time.Duration, cause error) (context.Context, context.CancelFunc) {
 	return WithDeadlineCause(parent, clockNow().Add(d), cause)
+}
+
+// vctxKey finds the nearest virtual context under a context (Value).
+var vctxKey = new(int)
+
+// ContextAfterFunc is context.AfterFunc(ctx, f). The context package runs f
+// in a goroutine of its own once ctx is done; so does this, but the
+// goroutine is controlled (a time.AfterFunc's callback is too), so that f's
+// steps are explored and the channels it closes are seen by the model. Its
+// start happens after both the registration and the cancellation.
+func ContextAfterFunc(site string, ctx context.Context, f func()) (stop func() bool) {
+	e := eng
+	g, md := e.enter()
+	if md != modeControl {
+		return context.AfterFunc(ctx, f)
+	}
+	reg := e.releaseClock(g)
+	e.mu.Unlock()
+	var started bool // e.mu guards it
+	start := func() {
+		held := timerFiring.Load() // fired by a deadline: the engine holds e.mu
+		if !held {
+			e.mu.Lock()
+		}
+		if !started && !e.finished && e.active.Load() {
+			started = true
+			clk := reg.clone()
+			if h := e.callerG(); h != nil && !held {
+				clk.join(e.releaseClock(h))
+			} else if v, ok := ctx.Value(vctxKey).(*vctx); ok {
+				clk.join(v.clock())
+			}
+			parent := g
+			if parent.status == gDone && len(e.gs) > 0 {
+				parent = e.gs[0]
+			}
+			e.timerStart(e.spawn(parent, site, f, 0), clk)
+		}
+		if !held {
+			e.mu.Unlock()
+		}
+	}
+	var stopReal func() bool
+	if v, ok := ctx.Value(vctxKey).(*vctx); ok && v.done == ctx.Done() {
+		stopReal = v.AfterFunc(start) // called as the cancellation happens
+	} else {
+		stopReal = context.AfterFunc(ctx, start) // a standard context: when its goroutine runs
+	}
+	return func() bool {
+		if !stopReal() {
+			return false
+		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return !started
+	}
 }
