@@ -175,9 +175,9 @@ type engine struct {
 	detached   int
 	seq        uint64
 	steps      int
-	bubble     bool         // inside synctest.Test: the clock is exact (no drift, see now)
-	drift      int64        // virtual time passed since the clock last moved (time.go: vnow)
-	nowStreak  int          // time.Now readings since the step nowSince (time.go: nowDrift)
+	bubble     bool  // inside synctest.Test: the clock is exact (no drift, see now)
+	drift      int64 // virtual time passed since the clock last moved (time.go: vnow)
+	nowStreak  int   // time.Now readings since the step nowSince (time.go: nowDrift)
 	nowSince   int
 	bubbleAt   int64        // the clock when the synctest bubble began
 	forced     int          // decisions in this run where fairness overrode the strategy (unfairBound)

@@ -364,3 +364,31 @@ func TestLeakReportsAndFilters(t *testing.T) {
 		}
 	}
 }
+
+// Time passes while goroutines work and while they only poll: busy workers
+// let a sleeper wake, spins and deadline loops end, and timeouts set
+// against work do not fire early (no verdict under any of these
+// strategies); a ticker that fires while a goroutine works is explored.
+func TestTimePassesAsOnARealMachine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program once per strategy")
+	}
+	dir, _ := filepath.Abs("testdata/timepass")
+	for _, name := range []string{"period", "random", "pct"} {
+		code, sums, stderr := periodJSON(t, "test", "-json", "-strategy", name, "-budget", "10", "-run", "^TestOK", "-o", t.TempDir(), dir)
+		if code != 0 || len(sums) != 14 {
+			t.Errorf("%s: exit %d with %d tests, want 0 and 14: %s", name, code, len(sums), stderr)
+		}
+		for test, s := range sums {
+			for _, b := range s.Bugs {
+				t.Errorf("%s %s: false verdict %s at %s: %s", name, test, b.Kind, b.Location, b.Message)
+			}
+		}
+	}
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "20", "-run", "^TestPartialProgress$", "-o", t.TempDir(), dir)
+	s := sums["TestPartialProgress"]
+	if code != 1 || len(s.Bugs) != 1 || s.Bugs[0].Kind != "fail" {
+		t.Fatalf("want the partial progress failure, exit %d: %+v %s", code, s.Bugs, stderr)
+	}
+	checkReplay(t, s.Bugs[0].Replay, "fail")
+}

@@ -1,0 +1,3 @@
+module example.com/timepass
+
+go 1.24

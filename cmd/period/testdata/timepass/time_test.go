@@ -1,0 +1,306 @@
+// Time passes as on a real machine, only faster where nothing but waiting
+// can happen: busy workers let a sleeper wake, a goroutine that polls (a
+// spin, a select with default, a deadline loop that reads the clock) does
+// not freeze the clock, and a timeout set against work does not fire
+// before the work is done. Every TestOK* passes under go test -race and must
+// get no verdict; TestPartialProgress has a genuine bug that needs a ticker
+// to fire while a goroutine works.
+package timepass
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Workers busy with locks while the test sleeps, then stops them.
+func TestOKBusyWorkersSleep(t *testing.T) {
+	var mu sync.Mutex
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	n := 0
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !stop.Load() {
+				mu.Lock()
+				n++
+				mu.Unlock()
+			}
+		}()
+	}
+	time.Sleep(2 * time.Millisecond)
+	stop.Store(true)
+	wg.Wait()
+	if n == 0 {
+		t.Fatal("no work")
+	}
+}
+
+// Work races a generous timeout.
+func TestOKWorkVsTimeout(t *testing.T) {
+	done := make(chan struct{})
+	var mu sync.Mutex
+	m := map[int]int{}
+	go func() {
+		defer close(done)
+		var wg sync.WaitGroup
+		for i := 0; i < 50; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for j := 0; j < 20; j++ {
+					mu.Lock()
+					m[i*100+j]++
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+		t.Fatal("timeout")
+	}
+}
+
+// Channel ping-pong with select and a timeout case.
+func TestOKPingPongSelect(t *testing.T) {
+	ping, pong := make(chan int), make(chan int)
+	go func() {
+		for v := range ping {
+			pong <- v + 1
+		}
+		close(pong)
+	}()
+	for i := 0; i < 1000; i++ {
+		select {
+		case ping <- i:
+		case <-time.After(100 * time.Millisecond):
+			t.Fatal("send timeout")
+		}
+		select {
+		case v := <-pong:
+			if v != i+1 {
+				t.Fatal(v)
+			}
+		case <-time.After(100 * time.Millisecond):
+			t.Fatal("recv timeout")
+		}
+	}
+	close(ping)
+}
+
+// Lock-free CAS counter against a timeout.
+func TestOKCASVsTimeout(t *testing.T) {
+	var c atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		var wg sync.WaitGroup
+		for i := 0; i < 4; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for j := 0; j < 200; j++ {
+					for {
+						v := c.Load()
+						if c.CompareAndSwap(v, v+1) {
+							break
+						}
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(50 * time.Millisecond):
+		t.Fatal("timeout")
+	}
+	if c.Load() != 800 {
+		t.Fatal(c.Load())
+	}
+}
+
+// Eventually-style polling with ticker and timeout.
+func TestOKEventually(t *testing.T) {
+	var ready atomic.Bool
+	go func() {
+		time.Sleep(30 * time.Millisecond)
+		ready.Store(true)
+	}()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	timeout := time.After(time.Second)
+	for {
+		select {
+		case <-tick.C:
+			if ready.Load() {
+				return
+			}
+		case <-timeout:
+			t.Fatal("never ready")
+		}
+	}
+}
+
+// Periodic runner until ctx done.
+func TestOKPeriodicUntilCancel(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	var runs atomic.Int32
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tk := time.NewTicker(5 * time.Millisecond)
+		defer tk.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tk.C:
+				runs.Add(1)
+			}
+		}
+	}()
+	<-done
+	if r := runs.Load(); r < 5 || r > 11 {
+		t.Fatalf("runs %d", r)
+	}
+}
+
+// Measure elapsed around a quick op.
+func TestOKQuickOpElapsed(t *testing.T) {
+	var mu sync.Mutex
+	start := time.Now()
+	for i := 0; i < 1000; i++ {
+		mu.Lock()
+		mu.Unlock()
+	}
+	if el := time.Since(start); el > 100*time.Millisecond {
+		t.Fatalf("slow: %v", el)
+	}
+}
+
+// Spin on atomic without Gosched while another goroutine sleeps.
+func TestOKSpinNoGosched(t *testing.T) {
+	var flag atomic.Bool
+	go func() { time.Sleep(5 * time.Millisecond); flag.Store(true) }()
+	for !flag.Load() {
+	}
+}
+
+// Timer reset loop (debounce).
+func TestOKDebounce(t *testing.T) {
+	fired := make(chan struct{}, 1)
+	tm := time.AfterFunc(time.Hour, func() { fired <- struct{}{} })
+	for i := 0; i < 5; i++ {
+		tm.Reset(10 * time.Millisecond)
+		time.Sleep(time.Millisecond)
+	}
+	select {
+	case <-fired:
+	case <-time.After(time.Second):
+		t.Fatal("not fired")
+	}
+}
+
+// Wait with deadline loop and sleep.
+func TestOKWaitUntil(t *testing.T) {
+	var v atomic.Int32
+	go func() {
+		for i := 0; i < 10; i++ {
+			v.Add(1)
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for v.Load() < 10 {
+		if time.Now().After(deadline) {
+			t.Fatal("deadline")
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+func TestOKBusyPollSleeper(t *testing.T) {
+	var flag atomic.Bool
+	go func() { time.Sleep(10 * time.Millisecond); flag.Store(true) }()
+	for !flag.Load() {
+		runtime.Gosched()
+	}
+}
+
+func TestOKSelectDefaultPoll(t *testing.T) {
+	done := time.After(5 * time.Millisecond)
+	n := 0
+	for {
+		select {
+		case <-done:
+			return
+		default:
+			n++
+		}
+	}
+}
+
+func TestOKDeadlineLoop(t *testing.T) {
+	deadline := time.Now().Add(20 * time.Millisecond)
+	var x atomic.Int64
+	go func() {
+		for time.Now().Before(deadline) {
+			x.Add(1)
+		}
+	}()
+	for time.Now().Before(deadline) {
+	}
+}
+
+func TestOKContextAfterFunc(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	context.AfterFunc(ctx, func() { close(done) })
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+		t.Fatal("afterfunc not run")
+	}
+}
+
+// The reporter assumes it never sees a count between 0 and 200: a tick
+// during the loop (the worker preempted for 10µs) shows it one.
+func TestPartialProgress(t *testing.T) {
+	var done atomic.Int32
+	reported := make(chan int32, 100)
+	stop := make(chan struct{})
+	go func() {
+		tk := time.NewTicker(10 * time.Microsecond)
+		defer tk.Stop()
+		for {
+			select {
+			case <-tk.C:
+				reported <- done.Load()
+			case <-stop:
+				close(reported)
+				return
+			}
+		}
+	}()
+	for i := 0; i < 200; i++ {
+		done.Add(1)
+	}
+	close(stop)
+	for v := range reported {
+		if v != 0 && v != 200 {
+			t.Fatalf("saw partial progress %d", v)
+		}
+	}
+}
