@@ -102,6 +102,7 @@ type gstate struct {
 	waited   bool     // its channel operation was found blocked: Go has queued it (chanReady)
 	blockGen uint32   // tells live registrations from stale ones
 	misses   uint8    // decisions in a row at which g, a candidate, was not ready
+	helper   bool     // started by Period on the standard library's behalf: never a leak
 }
 
 // choiceRec is an open choice made after the first at events of the run.
@@ -667,6 +668,7 @@ func (e *engine) leaking(stuck []*gstate) []*gstate {
 	if e.cfg.Leaks == "off" {
 		return nil
 	}
+	stuck = slices.DeleteFunc(stuck, func(g *gstate) bool { return g.helper })
 	if len(e.cfg.IgnoreLeak) == 0 {
 		return stuck
 	}

@@ -659,9 +659,40 @@ func (c *vctx) follow() {
 	parent := c.parent
 	if p, ok := parent.(*vctx); ok {
 		p.AfterFunc(func() { c.cancel(p.Err(), context.Cause(p), p.clock()) })
-	} else if parent.Done() != nil {
+	} else if parent.Done() != nil && !c.watch(parent) {
 		context.AfterFunc(parent, func() { c.cancel(parent.Err(), context.Cause(parent), nil) })
 	}
+}
+
+// watch propagates the cancellation of a parent of a type the context
+// package does not know (a mock clock's context) as Go does, with a
+// goroutine that waits for either to be done; here that goroutine is
+// controlled, so the cancellation reaches c at a step of the schedule
+// rather than whenever a real goroutine gets to run. The goroutine is
+// Period's, not the test's: never reported as a leak. It reports false
+// outside control.
+func (c *vctx) watch(parent context.Context) bool {
+	e := eng
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	g := e.callerG()
+	if g == nil || !e.active.Load() {
+		return false
+	}
+	const site = "context propagation"
+	w := e.spawn(g, site, func() {
+		pd := parent.Done()
+		k := Select(site, false, RecvCase(pd), RecvCase(c.done))
+		select {
+		case <-RecvIf(k, 0, pd):
+			SelectDone(k)
+			c.cancel(parent.Err(), context.Cause(parent), nil)
+		case <-RecvIf(k, 1, c.done):
+			SelectDone(k)
+		}
+	}, 0)
+	w.helper = true
+	return true
 }
 
 // cancelFunc is c's CancelFunc: it stops the deadline timer vt (if any) and

@@ -304,3 +304,54 @@ func TestPartialProgress(t *testing.T) {
 		}
 	}
 }
+
+// A context type the context package does not know (a mock clock's):
+// the cancellation of its children is propagated by a goroutine.
+type customCtx struct {
+	context.Context
+	mu   sync.Mutex
+	done chan struct{}
+	err  error
+}
+
+func newCustomCtx() *customCtx {
+	return &customCtx{Context: context.Background(), done: make(chan struct{})}
+}
+
+func (c *customCtx) Done() <-chan struct{} { return c.done }
+func (c *customCtx) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+func (c *customCtx) cancel() {
+	c.mu.Lock()
+	c.err = context.Canceled
+	c.mu.Unlock()
+	close(c.done)
+}
+
+// After the parent is canceled and the test sleeps a little (as a mock
+// clock's Add does), the child is done.
+func TestOKCustomParentContext(t *testing.T) {
+	parent := newCustomCtx()
+	child, stop := context.WithCancel(parent)
+	defer stop()
+	parent.cancel()
+	time.Sleep(time.Millisecond)
+	select {
+	case <-child.Done():
+	default:
+		t.Error("child not canceled")
+	}
+}
+
+// The propagation goroutine of a child never canceled is not the test's
+// leak.
+func TestOKCustomParentNoLeak(t *testing.T) {
+	parent := newCustomCtx()
+	child, _ := context.WithCancel(parent)
+	if child.Err() != nil {
+		t.Fatal(child.Err())
+	}
+}
