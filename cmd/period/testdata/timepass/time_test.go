@@ -355,3 +355,19 @@ func TestOKCustomParentNoLeak(t *testing.T) {
 		t.Fatal(child.Err())
 	}
 }
+
+// A timer stopped and reset, or reset while pending, fires once.
+func TestOKAfterFuncStopReset(t *testing.T) {
+	var n atomic.Int32
+	a := time.AfterFunc(20*time.Millisecond, func() { n.Add(1) })
+	if !a.Stop() {
+		t.Fatal("Stop of a pending timer returned false")
+	}
+	a.Reset(20 * time.Millisecond)
+	b := time.AfterFunc(20*time.Millisecond, func() { n.Add(1) })
+	b.Reset(30 * time.Millisecond)
+	time.Sleep(100 * time.Millisecond)
+	if got := n.Load(); got != 2 {
+		t.Fatalf("AfterFunc ran %d times, want 2", got)
+	}
+}
