@@ -117,6 +117,21 @@ const stepDrift = int64(100 * time.Nanosecond)
 // clock jumps to the next wake-up, as it does when everyone is blocked.
 const pollJump = 256
 
+// wakeSlack is how late a sleep or a timer wakes after its duration, as on
+// every real machine (timer resolution and scheduling latency are tens of
+// microseconds at least): a test that sleeps d between two events and then
+// checks that more than d passed between them holds, however the goroutines
+// around the events were ordered. Inside a synctest bubble time is exact.
+const wakeSlack = int64(50 * time.Microsecond)
+
+// wakeAt is when a sleep or timer of d started now wakes. e.mu is held.
+func (e *engine) wakeAt(d time.Duration) int64 {
+	if e.bubble {
+		return e.vnow() + int64(d)
+	}
+	return e.vnow() + int64(d) + wakeSlack
+}
+
 // vnow is the virtual instant, drift included. e.mu is held.
 func (e *engine) vnow() int64 { return e.clock.now + e.drift }
 
@@ -339,7 +354,7 @@ func Sleep(site string, d time.Duration) {
 	if d < 0 {
 		d = 0
 	}
-	g.p = pending{op: strategy.OpSleep, site: site, wakeAt: e.vnow() + int64(d)}
+	g.p = pending{op: strategy.OpSleep, site: site, wakeAt: e.wakeAt(d)}
 	e.clock.lower(g.p.wakeAt)
 	e.point(g)
 	e.hookDone(g)
@@ -356,7 +371,7 @@ func newTimer(d time.Duration, period time.Duration, ch chan time.Time, f func()
 	if d < 0 {
 		d = 0
 	}
-	t := &vtimer{when: e.vnow() + int64(d), period: int64(period), ch: ch, f: f, creator: g, vc: e.releaseClock(g)}
+	t := &vtimer{when: e.wakeAt(d), period: int64(period), ch: ch, f: f, creator: g, vc: e.releaseClock(g)}
 	e.clock.add(t)
 	return t, true
 }
@@ -468,7 +483,7 @@ func TimerReset(site string, t *time.Timer, d time.Duration) bool {
 	e.leaveFree(e.callerG()) // the timer channel changes without a key point
 	defer e.mu.Unlock()
 	was := e.stopVirtual(vt)
-	vt.when = e.vnow() + int64(d)
+	vt.when = e.wakeAt(d)
 	vt.vc = e.releaseClock(e.callerG())
 	e.clock.add(vt)
 	return was
@@ -502,7 +517,7 @@ func TickerReset(site string, t *time.Ticker, d time.Duration) {
 	e.leaveFree(e.callerG()) // the timer channel changes without a key point
 	defer e.mu.Unlock()
 	e.stopVirtual(vt)
-	vt.when = e.vnow() + int64(d)
+	vt.when = e.wakeAt(d)
 	vt.period = int64(d)
 	vt.vc = e.releaseClock(e.callerG())
 	e.clock.add(vt)

@@ -371,3 +371,32 @@ func TestOKAfterFuncStopReset(t *testing.T) {
 		t.Fatalf("AfterFunc ran %d times, want 2", got)
 	}
 }
+
+// Events d apart as the test sleeps d between them are more than d apart
+// (go-resiliency's breaker expires errors so): a sleep wakes a little after
+// its duration, as on every machine, whichever goroutine records the event.
+func TestOKSleepBetweenEvents(t *testing.T) {
+	const d = 10 * time.Millisecond
+	var mu sync.Mutex
+	var last time.Time
+	var wg sync.WaitGroup
+	apart := 0
+	for i := 0; i < 3; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			defer mu.Unlock()
+			now := time.Now()
+			if !last.IsZero() && now.After(last.Add(d)) {
+				apart++
+			}
+			last = now
+		}()
+		time.Sleep(d)
+	}
+	wg.Wait()
+	if apart != 2 {
+		t.Fatalf("%d of 2 events more than %v apart", apart, d)
+	}
+}
