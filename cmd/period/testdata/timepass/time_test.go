@@ -380,11 +380,15 @@ func TestOKSleepBetweenEvents(t *testing.T) {
 	var mu sync.Mutex
 	var last time.Time
 	var wg sync.WaitGroup
+	var work atomic.Int32
 	apart := 0
 	for i := 0; i < 3; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			for j := 0; j < 10*(3-i); j++ { // the earlier, the longer before the event
+				work.Add(1)
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			now := time.Now()
