@@ -3,6 +3,7 @@
 package rt
 
 import (
+	"time"
 	"unsafe"
 
 	"github.com/period-dev/period/strategy"
@@ -466,10 +467,32 @@ func plainSelect(hasDefault bool, cases []Case) int {
 		if h == nil {
 			continue
 		}
+		if h.timer != nil && !c.send && timerReady(h) {
+			return i
+		}
 		if h.closed != 0 || c.send && (h.dataqsiz > 0 && h.qcount < h.dataqsiz || h.recvq.first != nil) ||
 			!c.send && (h.qcount > 0 || h.sendq.first != nil) {
 			return i
 		}
 	}
 	return -1
+}
+
+// timerReady tells whether the channel of a real timer (one made outside
+// control) holds a tick. Since Go 1.23 such a channel shows nothing in its
+// buffer until a receive asks the timer to fire, so peeking cannot tell: a
+// non-blocking receive does, and the tick taken is put back for the
+// select's own receive.
+func timerReady(h *hchan) bool {
+	tc := *(*chan time.Time)(unsafe.Pointer(&h))
+	select {
+	case v := <-tc:
+		select {
+		case tc <- v:
+		default: // a newer tick came in meanwhile
+		}
+		return true
+	default:
+		return false
+	}
 }

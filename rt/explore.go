@@ -611,12 +611,30 @@ func runPrelude(t *testing.T, tests []Test, names []string) {
 		if !want[tt.Name] {
 			continue
 		}
-		t.Run(tt.Name, func(t *testing.T) {
-			defer func() { recover() }()
-			tt.F(t)
-		})
+		// A test that never returns (a flaky one, on this run) must not
+		// stop the explored test: after preludeLimit it is left behind
+		// (testing does not wait for it at the end) and the rest of the
+		// prelude skipped.
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			t.Run(tt.Name, func(t *testing.T) {
+				defer func() { recover() }()
+				tt.F(t)
+			})
+		}()
+		select {
+		case <-done:
+		case <-time.After(preludeLimit):
+			fmt.Fprintf(os.Stderr, "period: %s, run first as go test would, did not return within %v: the rest of the tests before this one are skipped\n", tt.Name, preludeLimit)
+			return
+		}
 	}
 }
+
+// preludeLimit bounds the real time a test run before the explored one may
+// take.
+const preludeLimit = 10 * time.Second
 
 // exploreNative re-runs the test without any control: the baseline.
 func exploreNative(t *testing.T, tt Test, cfg Config, restores []func(), sum Summary, start time.Time, out *resultWriter) Summary {

@@ -275,7 +275,7 @@ func TestOKContextAfterFunc(t *testing.T) {
 	}
 }
 
-// The reporter assumes it never sees a count between 0 and 200: a tick
+// The reporter assumes it never sees a count between 0 and 2000: a tick
 // during the loop (the worker preempted for 10µs) shows it one.
 func TestPartialProgress(t *testing.T) {
 	var done atomic.Int32
@@ -287,19 +287,22 @@ func TestPartialProgress(t *testing.T) {
 		for {
 			select {
 			case <-tk.C:
-				reported <- done.Load()
+				select {
+				case reported <- done.Load():
+				default: // full: the test drains it only at the end
+				}
 			case <-stop:
 				close(reported)
 				return
 			}
 		}
 	}()
-	for i := 0; i < 200; i++ {
+	for i := 0; i < 2000; i++ {
 		done.Add(1)
 	}
 	close(stop)
 	for v := range reported {
-		if v != 0 && v != 200 {
+		if v != 0 && v != 2000 {
 			t.Fatalf("saw partial progress %d", v)
 		}
 	}
@@ -346,11 +349,14 @@ func TestOKCustomParentContext(t *testing.T) {
 	}
 }
 
+var neverCalled context.CancelFunc
+
 // The propagation goroutine of a child never canceled is not the test's
 // leak.
 func TestOKCustomParentNoLeak(t *testing.T) {
 	parent := newCustomCtx()
-	child, _ := context.WithCancel(parent)
+	child, stop := context.WithCancel(parent)
+	neverCalled = stop
 	if child.Err() != nil {
 		t.Fatal(child.Err())
 	}
