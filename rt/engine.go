@@ -180,6 +180,7 @@ type engine struct {
 	drift      int64 // virtual time passed since the clock last moved (time.go: vnow)
 	nowStreak  int   // time.Now readings since the step nowSince (time.go: nowDrift)
 	nowSince   int
+	loads      int          // atomic operations since lastEffect (time.go: loadDrift)
 	bubbleAt   int64        // the clock when the synctest bubble began
 	forced     int          // decisions in this run where fairness overrode the strategy (unfairBound)
 	lastEffect int          // the last step whose operation can change state (not a poll: Op.IsPoll)
@@ -502,6 +503,8 @@ func (e *engine) decide(from *gstate) {
 			e.effect()
 		} else if op := next.p.op; op == strategy.OpYield || op == strategy.OpSelect || op == strategy.OpTryLock {
 			e.pollYields++
+		} else if op == strategy.OpAtomic && !e.bubble {
+			e.loadDrift()
 		}
 		if next.p.op == strategy.OpYield {
 			e.yielder = next
@@ -528,7 +531,7 @@ func (e *engine) decide(from *gstate) {
 // for, though its operation is of a polling kind (an atomic write, a select
 // case, a TryLock that took the lock): the run is not only polling. e.mu is
 // held.
-func (e *engine) effect() { e.lastEffect, e.pollYields = e.steps, 0 }
+func (e *engine) effect() { e.lastEffect, e.pollYields, e.loads = e.steps, 0, 0 }
 
 // enabled lists the parked goroutines whose pending operation can complete,
 // ordered by GID (ready.go). The slice is reused at the next key point.

@@ -345,7 +345,7 @@ func (e *engine) resetRun(idx int) {
 	e.events = nil
 	e.choices = nil
 	e.stopping, e.finished, e.rootDone, e.cut, e.outsideWait = false, false, false, false, ""
-	e.bubble, e.drift, e.nowStreak, e.nowSince = false, 0, 0, 0
+	e.bubble, e.drift, e.nowStreak, e.nowSince, e.loads = false, 0, 0, 0, 0
 	e.afterRoot, e.rootAt = 0, 0
 	e.runDone = make(chan struct{})
 	e.bugs = nil

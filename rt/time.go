@@ -112,10 +112,24 @@ func (c *vclock) lower(when int64) {
 // to let busy workers run ends after a bounded number of steps.
 const stepDrift = int64(100 * time.Nanosecond)
 
-// pollJump is how many steps in a row may only poll (Op.IsPoll, and no
-// atomic write, select case or TryLock succeeded: e.effect) before the
-// clock jumps to the next wake-up, as it does when everyone is blocked.
+// pollJump is how many yields, selects that took their default and failed
+// TryLocks may come with no effect between them (e.effect: an operation
+// that is not a poll, an atomic write, a select case, a TryLock that took
+// the lock) before the clock jumps to the next wake-up, as it does when
+// everyone is blocked: these operations say "I am waiting". Loads and
+// reads do not (a goroutine may read a lot of shared data, racing a
+// timeout); atomic loads in a row only make time pass faster and faster
+// (loadDrift), so a spin on a flag ends too.
 const pollJump = 256
+
+// loadDrift is the extra time the k-th atomic load in a row with no effect
+// takes: stepDrift*k/1024, so that a spin of n loads waits about
+// n*n/20 µs (10 ms: 14,000 loads; a second: 140,000), and ten thousand
+// loads of some computation take about 6 ms.
+func (e *engine) loadDrift() {
+	e.loads++
+	e.drift += stepDrift * int64(e.loads) / 1024
+}
 
 // wakeSlack is how late a sleep or a timer wakes after its duration, as on
 // every real machine (timer resolution and scheduling latency are tens of
@@ -138,15 +152,16 @@ func (e *engine) vnow() int64 { return e.clock.now + e.drift }
 // nowDrift is the time one time.Now by the current goroutine adds: a
 // reading costs time on a real machine, and a loop that only reads the
 // clock (a deadline loop without key points) must see it pass. Readings
-// in a row with no effect between them (e.effect) add more and more, up to
-// about a millisecond, so waiting for a distant deadline takes a bounded
-// number of readings while an ordinary reading adds little. e.mu is held.
+// in a row with no effect between them (e.effect) add a little more each
+// (100 ns, then 100 ns more every 16 readings), so waiting for a deadline d
+// takes about sqrt(d/3 ns) readings (20 ms: 2,500; a minute: 140,000),
+// while a thousand readings in some loop add only about 3 ms. e.mu is held.
 func (e *engine) nowDrift() {
 	if e.nowSince != e.lastEffect || e.nowStreak == 0 {
 		e.nowSince, e.nowStreak = e.lastEffect, 0
 	}
 	e.nowStreak++
-	e.drift += int64(100*time.Nanosecond) << min(e.nowStreak/16, 14)
+	e.drift += stepDrift * int64(1+e.nowStreak/16)
 }
 
 // dueNow fires what the drifted clock has reached: the clock moves on to
@@ -162,7 +177,7 @@ func (e *engine) dueNow() bool {
 // pollWait is the jump of a run that only polls: to the next wake-up, if
 // there is one. e.mu is held.
 func (e *engine) pollWait() bool {
-	if e.bubble || e.steps-e.lastEffect < pollJump || (e.steps-e.lastEffect)%pollJump != 0 {
+	if e.bubble || e.pollYields < pollJump || e.pollYields%pollJump != 0 {
 		return false
 	}
 	next := e.clock.nextDue(e)

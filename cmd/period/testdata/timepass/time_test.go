@@ -410,3 +410,34 @@ func TestOKSleepBetweenEvents(t *testing.T) {
 		t.Fatalf("%d of 2 events more than %v apart", apart, d)
 	}
 }
+
+// Reading shared data is work, not waiting: a goroutine that only reads
+// (plain and atomic loads) beats a generous timeout.
+func TestOKReadWorkVsTimeout(t *testing.T) {
+	data := make([]int, 5000)
+	flags := make([]atomic.Bool, 2000)
+	for i := range data {
+		data[i] = i
+	}
+	res := make(chan int)
+	go func() {
+		sum := 0
+		for _, v := range data {
+			sum += v
+		}
+		for i := range flags {
+			if flags[i].Load() {
+				sum++
+			}
+		}
+		res <- sum
+	}()
+	select {
+	case s := <-res:
+		if s != 5000*4999/2 {
+			t.Fatal(s)
+		}
+	case <-time.After(100 * time.Millisecond):
+		t.Fatal("timeout")
+	}
+}
