@@ -453,7 +453,9 @@ func (r *rewriter) methodValue(x *ast.SelectorExpr, sel *types.Selection) ast.Ex
 		sig := fn.Type().(*types.Signature)
 		pkg, typ := namedIn(deref(sig.Recv().Type()))
 		key := pkg + "." + typ + "." + fn.Name()
-		if name, ok := methodHooks[key]; ok && pkg == "sync" {
+		if name, ok := methodHooks[key]; ok && (pkg == "sync" || pkg == "time") {
+			// timer.Stop as a value (x/time/rate's Wait returns it): the
+			// real Stop of a virtual timer panics.
 			if recv, ok := r.recvPtr(x.X, sel, x.Pos()); ok {
 				return r.boundHook(x.Pos(), name, recv, sig)
 			}
@@ -550,7 +552,7 @@ func (r *rewriter) methodExpr(x *ast.SelectorExpr, sel *types.Selection) ast.Exp
 	pkg, typ := namedIn(deref(sig.Recv().Type()))
 	key := pkg + "." + typ + "." + fn.Name()
 	name, ok := methodHooks[key]
-	if !ok || pkg != "sync" || !isPointer(r.info.TypeOf(x.X)) {
+	if !ok || pkg != "sync" && pkg != "time" || !isPointer(r.info.TypeOf(x.X)) {
 		if pkg == "sync" || pkg == "sync/atomic" {
 			r.note(x.Pos(), "method expression %s is not controlled", key)
 		}

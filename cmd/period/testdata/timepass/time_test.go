@@ -441,3 +441,28 @@ func TestOKReadWorkVsTimeout(t *testing.T) {
 		t.Fatal("timeout")
 	}
 }
+
+// Timer and ticker methods used as values (x/time/rate's Limiter.Wait
+// returns timer.Stop so) and as method expressions act on the same timer.
+func TestOKTimerMethodValues(t *testing.T) {
+	newTimer := func(d time.Duration) (<-chan time.Time, func() bool) {
+		tm := time.NewTimer(d)
+		return tm.C, tm.Stop
+	}
+	ch, stop := newTimer(time.Millisecond)
+	defer stop()
+	<-ch
+	tk := time.NewTicker(time.Millisecond)
+	tickerStop, tickerReset := tk.Stop, tk.Reset
+	tickerReset(2 * time.Millisecond)
+	<-tk.C
+	tickerStop()
+	reset := (*time.Timer).Reset
+	tm := time.NewTimer(time.Hour)
+	reset(tm, time.Millisecond)
+	select {
+	case <-tm.C:
+	case <-time.After(time.Minute):
+		t.Fatal("the reset timer did not fire")
+	}
+}
