@@ -1,0 +1,56 @@
+package main
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// Go as people write it gives no false verdict and no abandoned schedule;
+// the genuine bugs beside it are still found. wantBug names the tests of
+// dir that hide a bug.
+func checkLangProgram(t *testing.T, dir string, tests int, wantBug map[string]string, args ...string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ = filepath.Abs(dir)
+	args = append([]string{"test", "-json", "-o", t.TempDir()}, append(args, dir)...)
+	code, sums, stderr := periodJSON(t, args...)
+	want := 0
+	if len(wantBug) > 0 {
+		want = 1
+	}
+	if code != want || len(sums) != tests {
+		t.Fatalf("exit %d with %d tests, want %d and %d: %s", code, len(sums), want, tests, stderr)
+	}
+	for name, s := range sums {
+		if s.Abandoned != 0 {
+			t.Errorf("%s: %d schedules abandoned: %s", name, s.Abandoned, s.AbandonedWhy)
+		}
+		kind, buggy := wantBug[name]
+		if !buggy {
+			for _, b := range s.Bugs {
+				t.Errorf("%s: false verdict %s at %s: %s", name, b.Kind, b.Location, b.Message)
+			}
+			continue
+		}
+		found := false
+		for _, b := range s.Bugs {
+			found = found || b.Kind == kind
+		}
+		if !found {
+			t.Errorf("%s: want a %s, got %+v", name, kind, s.Bugs)
+		}
+	}
+}
+
+// Sends, receives, ranges and closes on a channel whose type is a type
+// parameter are controlled through its core type, as plain ones are: a
+// generic sender and a plain receiver meet in the model.
+func TestGenericChannelOperations(t *testing.T) {
+	for _, st := range []string{"period", "random", "dfs"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/genericchan", 5, map[string]string{"TestGenericCounterLostUpdate": "fail"}, "-budget", "50", "-strategy", st)
+		})
+	}
+}
