@@ -54,3 +54,17 @@ func TestGenericChannelOperations(t *testing.T) {
 		})
 	}
 }
+
+// A goroutine started by a package's init runs outside control. When every
+// controlled goroutine waits while it still runs a job they handed it, the
+// run waits for it: no deadlock. Real bugs beside it are still found.
+func TestInitGoroutineIsNoFalseDeadlock(t *testing.T) {
+	for _, st := range []string{"period", "random", "pct"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/initworker", 3, map[string]string{
+				"TestLostUpdateBesideInitWorker": "fail",
+				"TestDeadlockBesideInitWorker":   "deadlock",
+			}, "-budget", "50", "-strategy", st, "-continue")
+		})
+	}
+}
