@@ -23,6 +23,7 @@ var timeFuncs = map[string]bool{
 	"sync.OnceFunc": false, "sync.OnceValue": false, "sync.OnceValues": false, "sync.NewCond": false,
 	"runtime.Gosched": true, "os.Exit": true, "testing.Verbose": false,
 	"testing/synctest.Test": true, "testing/synctest.Wait": true,
+	"iter.Pull": false, "iter.Pull2": false,
 }
 
 // hookName maps a package function to its hook (runtime.Gosched -> Gosched).

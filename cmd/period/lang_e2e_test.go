@@ -68,3 +68,15 @@ func TestInitGoroutineIsNoFalseDeadlock(t *testing.T) {
 		})
 	}
 }
+
+// iter.Pull runs the iterator on a coroutine of the Go runtime, resumed by
+// the goroutine that calls next: its key points are that goroutine's, so a
+// pulled iterator fed by a goroutine is explored, not abandoned, and a lost
+// update between the iterator and a goroutine is found.
+func TestPulledIteratorsAreControlled(t *testing.T) {
+	for _, st := range []string{"period", "random", "dfs"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/pull", 4, map[string]string{"TestPullLostUpdate": "fail"}, "-budget", "50", "-strategy", st)
+		})
+	}
+}
