@@ -55,6 +55,27 @@ var enterFrame = []byte("github.com/period-dev/period/rt.(*engine).enter(")
 // outsideRunnable reports whether a goroutine other than the caller and the
 // controlled ones is running or runnable. e.mu is held.
 func (e *engine) outsideRunnable() bool {
+	return othersRunnable(func(id int64) bool { return e.byGoid[id] != nil })
+}
+
+// settleInit waits (at most outsideSettle) until no goroutine but the
+// caller runs: goroutines that a package's init or TestMain started (a
+// loader that fills a package-level cache) finish what they were doing
+// before the package variables are snapshotted as their state after init.
+func settleInit() {
+	deadline := time.Now().Add(outsideSettle)
+	pause := 20 * time.Microsecond
+	for othersRunnable(nil) && time.Now().Before(deadline) {
+		time.Sleep(pause)
+		if pause < time.Millisecond {
+			pause *= 2
+		}
+	}
+}
+
+// othersRunnable reports whether a goroutine other than the caller and
+// those skip names is running or runnable, or waits for e.mu in a hook.
+func othersRunnable(skip func(id int64) bool) bool {
 	self := goid()
 	buf := make([]byte, 64<<10)
 	for {
@@ -76,7 +97,7 @@ func (e *engine) outsideRunnable() bool {
 			continue
 		}
 		id, err := strconv.ParseInt(string(rest[:sp]), 10, 64)
-		if err != nil || id == self || e.byGoid[id] != nil {
+		if err != nil || id == self || skip != nil && skip(id) {
 			continue
 		}
 		status := rest[i+1 : j]

@@ -80,3 +80,14 @@ func TestPulledIteratorsAreControlled(t *testing.T) {
 		})
 	}
 }
+
+// A goroutine a package's init starts may still be setting package
+// variables when the tests begin: they are snapshotted (the state each run
+// starts from) once it is done, so no run starts without what it set.
+func TestInitLoaderIsSnapshottedDone(t *testing.T) {
+	for _, st := range []string{"random", "period"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/initloader", 1, nil, "-budget", "30", "-strategy", st)
+		})
+	}
+}
