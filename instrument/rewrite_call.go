@@ -23,6 +23,7 @@ var timeFuncs = map[string]bool{
 	"sync.OnceFunc": false, "sync.OnceValue": false, "sync.OnceValues": false, "sync.NewCond": false,
 	"runtime.Gosched": true, "os.Exit": true, "testing.Verbose": false,
 	"testing/synctest.Test": true, "testing/synctest.Wait": true,
+	"iter.Pull": false, "iter.Pull2": false,
 }
 
 // hookName maps a package function to its hook (runtime.Gosched -> Gosched).
@@ -163,10 +164,10 @@ func (r *rewriter) builtin(c *ast.CallExpr) *ast.CallExpr {
 	case "Offsetof", "Sizeof", "Alignof":
 		return c // operands are not evaluated
 	case "close":
-		if _, ok := under(r.info.TypeOf(c.Args[0])).(*types.Chan); ok {
+		if chanCore(r.info.TypeOf(c.Args[0])) != nil {
 			return r.hook(pos, "Close", r.site(pos), r.expr(c.Args[0]))
 		}
-		r.note(pos, "close of a value of type parameter type is not controlled")
+		r.note(pos, "close of a value of type parameter type with no core type is not controlled")
 	case "delete", "clear":
 		if _, ok := under(r.info.TypeOf(c.Args[0])).(*types.Map); ok {
 			c.Args[0] = r.hook(pos, "MapW", r.site(pos), r.expr(c.Args[0]))

@@ -396,8 +396,8 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 			}
 			return r.addrOf(x.X)
 		case token.ARROW:
-			if _, ok := under(r.info.TypeOf(x.X)).(*types.Chan); !ok {
-				r.note(x.Pos(), "receive on a value of type parameter type is not controlled")
+			if chanCore(r.info.TypeOf(x.X)) == nil {
+				r.note(x.Pos(), "receive on a value of type parameter type with no core type is not controlled")
 				x.X = r.expr(x.X)
 				return x
 			}

@@ -41,12 +41,12 @@ func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 	case *ast.ExprStmt:
 		s.X = r.expr(s.X)
 	case *ast.SendStmt:
-		if _, ok := under(r.info.TypeOf(s.Chan)).(*types.Chan); !ok {
-			r.note(s.Pos(), "send on a value of type parameter type is not controlled")
+		ch := chanCore(r.info.TypeOf(s.Chan))
+		if ch == nil {
+			r.note(s.Pos(), "send on a value of type parameter type with no core type is not controlled")
 			s.Chan, s.Value = r.expr(s.Chan), r.expr(s.Value)
 			return s
 		}
-		ch := under(r.info.TypeOf(s.Chan)).(*types.Chan)
 		if tv := r.info.Types[s.Value]; tv.Type == nil || !types.Identical(ch.Elem(), tv.Type) {
 			// The value is only assignable to the element type (an
 			// interface, a named func or channel type, an untyped
@@ -199,8 +199,8 @@ func (r *rewriter) recv2(e ast.Expr) ast.Expr {
 	if u == nil {
 		return r.expr(e)
 	}
-	if _, ok := under(r.info.TypeOf(u.X)).(*types.Chan); !ok {
-		r.note(u.Pos(), "receive on a value of type parameter type is not controlled")
+	if chanCore(r.info.TypeOf(u.X)) == nil {
+		r.note(u.Pos(), "receive on a value of type parameter type with no core type is not controlled")
 		return r.expr(e)
 	}
 	return r.hook(u.OpPos, "Recv2", r.site(u.OpPos), r.expr(u.X))
@@ -542,9 +542,9 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
 	if mapCore(r.info.TypeOf(s.X)) != nil {
 		return r.mapRange(s, lab)
 	}
-	if _, isChan := under(r.info.TypeOf(s.X)).(*types.Chan); !isChan {
+	if chanCore(r.info.TypeOf(s.X)) == nil {
 		if chanParam(r.info.TypeOf(s.X)) {
-			r.note(s.Pos(), "range over a value of type parameter type is not controlled")
+			r.note(s.Pos(), "range over a value of type parameter type with no core type is not controlled")
 		}
 		if s.Tok == token.ASSIGN && r.rangeWrites(s) {
 			// for k = range x with k shared: for t := range x { *rt.W(site, &k) = t; ... }
@@ -881,6 +881,64 @@ func (r *rewriter) selectRecv(pos token.Pos, u *ast.UnaryExpr, sel string, idx a
 	*cases = append(*cases, r.hook(pos, "RecvCase", ident(c.Name, pos)))
 	u.X = r.hook(cpos, "RecvIf", ident(sel, cpos), idx, ident(c.Name, cpos))
 	return def
+}
+
+// chanCore returns the channel type an operation on a value of type t
+// works on: t's underlying channel type, or the core type of a type
+// parameter whose type set holds channel types only (all with one element
+// type; bidirectional ones and ones of a single direction, which is then the
+// core's). nil when t is no such type. rt's generic hooks infer their
+// element type from a type parameter's core type, so an operation with a
+// core type is controlled as one on a plain channel.
+func chanCore(t types.Type) *types.Chan {
+	if t == nil {
+		return nil
+	}
+	tp, ok := types.Unalias(t).(*types.TypeParam)
+	if !ok {
+		c, _ := t.Underlying().(*types.Chan)
+		return c
+	}
+	var terms []types.Type
+	var visit func(iface *types.Interface)
+	visit = func(iface *types.Interface) {
+		for i := 0; i < iface.NumEmbeddeds(); i++ {
+			switch e := types.Unalias(iface.EmbeddedType(i)).(type) {
+			case *types.Union:
+				for j := 0; j < e.Len(); j++ {
+					terms = append(terms, e.Term(j).Type())
+				}
+			default:
+				if in, ok := e.Underlying().(*types.Interface); ok {
+					visit(in)
+					continue
+				}
+				terms = append(terms, e)
+			}
+		}
+	}
+	if iface, ok := tp.Underlying().(*types.Interface); ok {
+		visit(iface)
+	}
+	var core *types.Chan
+	for _, t := range terms {
+		c, ok := t.Underlying().(*types.Chan)
+		if !ok {
+			return nil
+		}
+		switch {
+		case core == nil:
+			core = c
+		case !types.Identical(core.Elem(), c.Elem()):
+			return nil
+		case core.Dir() == c.Dir():
+		case core.Dir() == types.SendRecv:
+			core = c
+		case c.Dir() != types.SendRecv:
+			return nil // both directions: no core type
+		}
+	}
+	return core
 }
 
 // chanParam reports a type parameter whose type set holds channel types.

@@ -426,7 +426,7 @@ func (e *engine) decide(from *gstate) {
 				e.cur = nil
 				return
 			}
-			if e.unseenReady() {
+			if e.unseenReady() || e.settleOutside() && e.unseenReady() {
 				continue
 			}
 			e.allBlocked()

@@ -286,6 +286,9 @@ func Explore(t *testing.T, tests []Test) {
 		}
 	}
 	var restores []func()
+	if len(globals) > 0 {
+		settleInit()
+	}
 	for _, snap := range globals {
 		restores = append(restores, snap())
 	}

@@ -57,3 +57,32 @@ func Loopvar(ch chan int) []func() int {
 	}
 	return fs
 }
+
+// Operations on a type parameter's channel go through its core type: the
+// hooks infer their element type from it.
+type Events chan any
+
+func Generic[C ~chan E, E any](c C, e E) (E, bool) {
+	c <- e
+	v := <-c
+	for w := range c {
+		v = w
+	}
+	w, ok := <-c
+	close(c)
+	_ = v
+	return w, ok
+}
+
+func GenericDirs[S ~chan<- E | ~chan E, R ~<-chan E | ~chan E, E any](s S, r R) E {
+	s <- *new(E)
+	close(s)
+	return <-r
+}
+
+func GenericConv[C ~chan any](c C) {
+	c <- 1 // the hook converts the untyped constant to the element type
+	c <- nil
+}
+
+var _ = GenericConv[Events]

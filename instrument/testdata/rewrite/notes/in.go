@@ -17,13 +17,6 @@ func Notes(cases []reflect.SelectCase, v reflect.Value, n *atomic.Int32) {
 	_ = load
 }
 
-func Generic[C ~chan int](c C) {
-	c <- 1        // note: send on a value of type parameter type
-	<-c           // note: receive on a value of type parameter type
-	for range c { // note: range over a value of type parameter type
-	}
-}
-
 func Unsafe(p unsafe.Pointer) {
 	ch := *(*chan int)(p) // note: channel reached through unsafe.Pointer
 	ch <- 1

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// Go as people write it gives no false verdict and no abandoned schedule;
+// the genuine bugs beside it are still found. wantBug names the tests of
+// dir that hide a bug.
+func checkLangProgram(t *testing.T, dir string, tests int, wantBug map[string]string, args ...string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ = filepath.Abs(dir)
+	args = append([]string{"test", "-json", "-o", t.TempDir()}, append(args, dir)...)
+	code, sums, stderr := periodJSON(t, args...)
+	want := 0
+	if len(wantBug) > 0 {
+		want = 1
+	}
+	if code != want || len(sums) != tests {
+		t.Fatalf("exit %d with %d tests, want %d and %d: %s", code, len(sums), want, tests, stderr)
+	}
+	for name, s := range sums {
+		if s.Abandoned != 0 {
+			t.Errorf("%s: %d schedules abandoned: %s", name, s.Abandoned, s.AbandonedWhy)
+		}
+		kind, buggy := wantBug[name]
+		if !buggy {
+			for _, b := range s.Bugs {
+				t.Errorf("%s: false verdict %s at %s: %s", name, b.Kind, b.Location, b.Message)
+			}
+			continue
+		}
+		found := false
+		for _, b := range s.Bugs {
+			found = found || b.Kind == kind
+		}
+		if !found {
+			t.Errorf("%s: want a %s, got %+v", name, kind, s.Bugs)
+		}
+	}
+}
+
+// Sends, receives, ranges and closes on a channel whose type is a type
+// parameter are controlled through its core type, as plain ones are: a
+// generic sender and a plain receiver meet in the model.
+func TestGenericChannelOperations(t *testing.T) {
+	for _, st := range []string{"period", "random", "dfs"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/genericchan", 5, map[string]string{"TestGenericCounterLostUpdate": "fail"}, "-budget", "50", "-strategy", st)
+		})
+	}
+}
+
+// A goroutine started by a package's init runs outside control. When every
+// controlled goroutine waits while it still runs a job they handed it, the
+// run waits for it: no deadlock. Real bugs beside it are still found.
+func TestInitGoroutineIsNoFalseDeadlock(t *testing.T) {
+	for _, st := range []string{"period", "random", "pct"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/initworker", 3, map[string]string{
+				"TestLostUpdateBesideInitWorker": "fail",
+				"TestDeadlockBesideInitWorker":   "deadlock",
+			}, "-budget", "50", "-strategy", st, "-continue")
+		})
+	}
+}
+
+// iter.Pull runs the iterator on a coroutine of the Go runtime, resumed by
+// the goroutine that calls next: its key points are that goroutine's, so a
+// pulled iterator fed by a goroutine is explored, not abandoned, and a lost
+// update between the iterator and a goroutine is found.
+func TestPulledIteratorsAreControlled(t *testing.T) {
+	for _, st := range []string{"period", "random", "dfs"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/pull", 4, map[string]string{"TestPullLostUpdate": "fail"}, "-budget", "50", "-strategy", st)
+		})
+	}
+}
+
+// A goroutine a package's init starts may still be setting package
+// variables when the tests begin: they are snapshotted (the state each run
+// starts from) once it is done, so no run starts without what it set.
+func TestInitLoaderIsSnapshottedDone(t *testing.T) {
+	for _, st := range []string{"random", "period"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/initloader", 1, nil, "-budget", "30", "-strategy", st)
+		})
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/genericchan
+
+go 1.25

@@ -1,0 +1,3 @@
+module example.com/initloader
+
+go 1.25

@@ -1,0 +1,3 @@
+module example.com/initworker
+
+go 1.25

@@ -1,0 +1,3 @@
+module example.com/pull
+
+go 1.25
