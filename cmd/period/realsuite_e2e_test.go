@@ -364,3 +364,24 @@ func TestLeakReportsAndFilters(t *testing.T) {
 		}
 	}
 }
+
+// A failure's message keeps the lines package testing prints below its first
+// one: testify's assertions print an empty first line and everything else
+// there, so without them the verdict said only "x_test.go:22: ".
+func TestFailureMessageKeepsItsContinuationLines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/failmsg")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "50", "-o", t.TempDir(), dir)
+	s := sums["TestLostUpdate"]
+	if code != 1 || len(s.Bugs) != 1 || s.Bugs[0].Kind != "fail" {
+		t.Fatalf("exit %d, want 1 and one fail: %+v %s", code, s.Bugs, stderr)
+	}
+	b := s.Bugs[0]
+	if b.Location != "failmsg_test.go:23" || !strings.HasPrefix(b.Message, "failmsg_test.go:23: \n") ||
+		!strings.Contains(b.Message, "\texpected: 2\n") || !strings.Contains(b.Message, "\tactual  : 1\n") {
+		t.Errorf("location %q, message %q: want the whole message at failmsg_test.go:23", b.Location, b.Message)
+	}
+	checkReplay(t, b.Replay, "fail")
+}
