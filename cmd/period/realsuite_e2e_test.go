@@ -385,3 +385,25 @@ func TestFailureMessageKeepsItsContinuationLines(t *testing.T) {
 	}
 	checkReplay(t, b.Replay, "fail")
 }
+
+// A leak report names as creator the function holding the go statement,
+// also when the statement after it is a call the compiler inlined (the pc
+// recorded at the go statement is a return address: it named rt.Recv[...]
+// or the inlined method instead), and -ignore-leak matches that function.
+func TestLeakCreatorIsTheGoStatementsFunction(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/creator")
+	_, sums, stderr := periodJSON(t, "test", "-json", "-budget", "3", "-o", t.TempDir(), dir)
+	for test, want := range map[string]string{"TestRecvAfterGo": "example.com/creator.TestRecvAfterGo", "TestCreatedInAFunction": "example.com/creator.Start"} {
+		s := sums[test]
+		if len(s.Bugs) != 1 || s.Bugs[0].Kind != "leak" || s.Bugs[0].CreatedBy != want || !strings.Contains(s.Bugs[0].Message, "by "+want+"\n") {
+			t.Errorf("%s: want one leak created by %s: %+v %s", test, want, s.Bugs, stderr)
+		}
+	}
+	_, sums, stderr = periodJSON(t, "test", "-json", "-budget", "3", "-ignore-leak", "example.com/creator.TestRecvAfterGo", "-o", t.TempDir(), dir)
+	if s := sums["TestRecvAfterGo"]; len(s.Bugs) != 0 {
+		t.Errorf("-ignore-leak of the creating function: %+v %s", s.Bugs, stderr)
+	}
+}
