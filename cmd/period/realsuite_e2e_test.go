@@ -407,3 +407,31 @@ func TestLeakCreatorIsTheGoStatementsFunction(t *testing.T) {
 		t.Errorf("-ignore-leak of the creating function: %+v %s", s.Bugs, stderr)
 	}
 }
+
+// Channel operations through reflect (reflect.Select, Value.Send, Recv,
+// TrySend, TryRecv, Close) are key points like the statements: a correct
+// merge through reflect.Select is explored without verdict instead of
+// abandoned as a wait outside control (eapache/channels' Multiplex, Tee and
+// SharedBuffer tests), its choice among ready cases is explored, and a
+// goroutine left in one is a leak.
+func TestReflectChannelOperationsAreControlled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/reflectsel")
+	_, sums, stderr := periodJSON(t, "test", "-json", "-budget", "30", "-run", "^Test[MTS]", "-o", t.TempDir(), dir)
+	for _, test := range []string{"TestMerge", "TestTryOps"} {
+		if s := sums[test]; len(s.Bugs) != 0 || s.Abandoned != 0 || s.Uncontrolled != 0 || s.Schedules == 0 {
+			t.Errorf("%s: want no verdict, all controlled: %+v %s", test, s, stderr)
+		}
+	}
+	if s := sums["TestStuck"]; len(s.Bugs) != 1 || s.Bugs[0].Kind != "leak" || !strings.Contains(s.Bugs[0].Message, "blocked on select at reflectsel_test.go:70") {
+		t.Errorf("TestStuck: want a leak blocked on select: %+v %s", s.Bugs, stderr)
+	}
+	_, sums, stderr = periodJSON(t, "test", "-json", "-strategy", "random", "-budget", "30", "-run", "^TestOrderAssumed$", "-o", t.TempDir(), dir)
+	if s := sums["TestOrderAssumed"]; len(s.Bugs) != 1 || s.Bugs[0].Kind != "fail" {
+		t.Errorf("TestOrderAssumed: want a fail (the select may take either ready case): %+v %s", s.Bugs, stderr)
+	} else {
+		checkReplay(t, s.Bugs[0].Replay, "fail")
+	}
+}
