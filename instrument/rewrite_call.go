@@ -212,8 +212,14 @@ func (r *rewriter) specialFunc(c *ast.CallExpr, fun ast.Expr, fn *types.Func) *a
 		return c
 	}
 	if key == "reflect.Select" {
-		r.note(pos, "reflect.Select is not controlled")
-		return nil
+		if r.tupleArg(c) > 0 {
+			r.note(pos, "reflect.Select with a multi-value argument is not controlled")
+			return nil
+		}
+		r.args(c)
+		out := r.hook(pos, "ReflectSelect", r.site(pos), c.Args[0])
+		out.Rparen = c.Rparen
+		return out
 	}
 	withSite, ok := timeFuncs[key]
 	if !ok {
@@ -287,7 +293,16 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 	if pkg == "reflect" && typ == "Value" {
 		switch fn.Name() {
 		case "Send", "Recv", "TrySend", "TryRecv", "Close":
-			r.note(pos, "reflect.Value.%s is not controlled", fn.Name())
+			// v.Send(x) => rt.ReflectSend(site, v, x)
+			if r.tupleArg(c) > 0 {
+				r.note(pos, "reflect.Value.%s with a multi-value argument is not controlled", fn.Name())
+				return nil
+			}
+			x := r.expr(f.X)
+			r.args(c)
+			out := r.hook(pos, "Reflect"+fn.Name(), append([]ast.Expr{r.site(pos), x}, c.Args...)...)
+			out.Rparen = c.Rparen
+			return out
 		}
 		return nil
 	}
@@ -464,6 +479,12 @@ func (r *rewriter) methodValue(x *ast.SelectorExpr, sel *types.Selection) ast.Ex
 		}
 		if pkg == "sync" || pkg == "sync/atomic" || pkg == "time" {
 			if _, ok := methodHooks[key]; ok || pkg != "time" {
+				r.note(x.Pos(), "method value %s is not controlled", key)
+			}
+		}
+		if pkg == "reflect" && typ == "Value" {
+			switch fn.Name() {
+			case "Send", "Recv", "TrySend", "TryRecv", "Close":
 				r.note(x.Pos(), "method value %s is not controlled", key)
 			}
 		}

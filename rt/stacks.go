@@ -108,14 +108,15 @@ func funcsOf(frames []frame) []string {
 	return out
 }
 
-// funcName resolves a pc recorded at a go statement.
+// funcName resolves a pc recorded at a go statement: the return address of
+// the call to Go. That address is the first instruction after the call,
+// which may belong to a function inlined there (the `go` statement followed
+// by bus.Wait() named Wait as the creator, `go f(); <-ch` named rt.Recv):
+// CallersFrames resolves it as a return address, to the call itself.
 func funcName(pc uintptr) string {
 	if pc == 0 {
 		return ""
 	}
-	f := runtime.FuncForPC(pc)
-	if f == nil {
-		return ""
-	}
-	return f.Name()
+	f, _ := runtime.CallersFrames([]uintptr{pc}).Next()
+	return f.Function
 }

@@ -397,3 +397,74 @@ func TestTimePassesAsOnARealMachine(t *testing.T) {
 	}
 	checkReplay(t, s.Bugs[0].Replay, "fail")
 }
+
+// A failure's message keeps the lines package testing prints below its first
+// one: testify's assertions print an empty first line and everything else
+// there, so without them the verdict said only "x_test.go:22: ".
+func TestFailureMessageKeepsItsContinuationLines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/failmsg")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "50", "-o", t.TempDir(), dir)
+	s := sums["TestLostUpdate"]
+	if code != 1 || len(s.Bugs) != 1 || s.Bugs[0].Kind != "fail" {
+		t.Fatalf("exit %d, want 1 and one fail: %+v %s", code, s.Bugs, stderr)
+	}
+	b := s.Bugs[0]
+	if b.Location != "failmsg_test.go:23" || !strings.HasPrefix(b.Message, "failmsg_test.go:23: \n") ||
+		!strings.Contains(b.Message, "\texpected: 2\n") || !strings.Contains(b.Message, "\tactual  : 1\n") {
+		t.Errorf("location %q, message %q: want the whole message at failmsg_test.go:23", b.Location, b.Message)
+	}
+	checkReplay(t, b.Replay, "fail")
+}
+
+// A leak report names as creator the function holding the go statement,
+// also when the statement after it is a call the compiler inlined (the pc
+// recorded at the go statement is a return address: it named rt.Recv[...]
+// or the inlined method instead), and -ignore-leak matches that function.
+func TestLeakCreatorIsTheGoStatementsFunction(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/creator")
+	_, sums, stderr := periodJSON(t, "test", "-json", "-budget", "3", "-o", t.TempDir(), dir)
+	for test, want := range map[string]string{"TestRecvAfterGo": "example.com/creator.TestRecvAfterGo", "TestCreatedInAFunction": "example.com/creator.Start"} {
+		s := sums[test]
+		if len(s.Bugs) != 1 || s.Bugs[0].Kind != "leak" || s.Bugs[0].CreatedBy != want || !strings.Contains(s.Bugs[0].Message, "by "+want+"\n") {
+			t.Errorf("%s: want one leak created by %s: %+v %s", test, want, s.Bugs, stderr)
+		}
+	}
+	_, sums, stderr = periodJSON(t, "test", "-json", "-budget", "3", "-ignore-leak", "example.com/creator.TestRecvAfterGo", "-o", t.TempDir(), dir)
+	if s := sums["TestRecvAfterGo"]; len(s.Bugs) != 0 {
+		t.Errorf("-ignore-leak of the creating function: %+v %s", s.Bugs, stderr)
+	}
+}
+
+// Channel operations through reflect (reflect.Select, Value.Send, Recv,
+// TrySend, TryRecv, Close) are key points like the statements: a correct
+// merge through reflect.Select is explored without verdict instead of
+// abandoned as a wait outside control (eapache/channels' Multiplex, Tee and
+// SharedBuffer tests), its choice among ready cases is explored, and a
+// goroutine left in one is a leak.
+func TestReflectChannelOperationsAreControlled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/reflectsel")
+	_, sums, stderr := periodJSON(t, "test", "-json", "-budget", "30", "-run", "^Test[MTS]", "-o", t.TempDir(), dir)
+	for _, test := range []string{"TestMerge", "TestTryOps"} {
+		if s := sums[test]; len(s.Bugs) != 0 || s.Abandoned != 0 || s.Uncontrolled != 0 || s.Schedules == 0 {
+			t.Errorf("%s: want no verdict, all controlled: %+v %s", test, s, stderr)
+		}
+	}
+	if s := sums["TestStuck"]; len(s.Bugs) != 1 || s.Bugs[0].Kind != "leak" || !strings.Contains(s.Bugs[0].Message, "blocked on select at reflectsel_test.go:70") {
+		t.Errorf("TestStuck: want a leak blocked on select: %+v %s", s.Bugs, stderr)
+	}
+	_, sums, stderr = periodJSON(t, "test", "-json", "-strategy", "random", "-budget", "30", "-run", "^TestOrderAssumed$", "-o", t.TempDir(), dir)
+	if s := sums["TestOrderAssumed"]; len(s.Bugs) != 1 || s.Bugs[0].Kind != "fail" {
+		t.Errorf("TestOrderAssumed: want a fail (the select may take either ready case): %+v %s", s.Bugs, stderr)
+	} else {
+		checkReplay(t, s.Bugs[0].Replay, "fail")
+	}
+}

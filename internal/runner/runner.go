@@ -582,8 +582,9 @@ func readResults(path string) ([]resultLine, error) {
 
 var (
 	runLine  = regexp.MustCompile(`^=== (?:RUN|NAME|CONT)\s+TestPeriodDriver/(.+)/s(\d+)$`)
-	logLine  = regexp.MustCompile(`^\s+([^\s:]+\.go):(\d+): (.*)$`)
+	logLine  = regexp.MustCompile(`^(\s+)([^\s:]+\.go):(\d+): (.*)$`)
 	failLine = regexp.MustCompile(`^\s*--- FAIL: TestPeriodDriver/(.+)/s(\d+) `)
+	testLine = regexp.MustCompile(`^\s*(=== (RUN|NAME|CONT|PAUSE) |--- (FAIL|PASS|SKIP): )`)
 )
 
 type failKey struct {
@@ -597,14 +598,24 @@ type failMsg struct {
 }
 
 // parseFailures collects, per schedule, the t.Error/t.Fatal lines package
-// testing printed (the test process cannot read them back itself).
+// testing printed (the test process cannot read them back itself), each with
+// its continuation lines: testing prints a message's later lines indented
+// four more spaces than its first (testify's assertions put all their text
+// there, after an empty first line).
 func parseFailures(out []byte, dir string) map[failKey]*failMsg {
 	msgs := map[failKey]*failMsg{}
 	var cur failKey
+	var last *failMsg // the message whose continuation lines may follow
+	var more string   // their indentation
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
 		line := sc.Text()
+		if last != nil && strings.HasPrefix(line, more) && !testLine.MatchString(line) {
+			last.text[len(last.text)-1] += "\n" + strings.TrimPrefix(line, more)
+			continue
+		}
+		last = nil
 		if m := runLine.FindStringSubmatch(line); m != nil {
 			n, _ := strconv.Atoi(m[2])
 			cur = failKey{m[1], n}
@@ -618,10 +629,11 @@ func parseFailures(out []byte, dir string) map[failKey]*failMsg {
 		if m := logLine.FindStringSubmatch(line); m != nil && cur.test != "" {
 			f := msgs[cur]
 			if f == nil {
-				f = &failMsg{location: packageLoc(dir, m[1]) + ":" + m[2]}
+				f = &failMsg{location: packageLoc(dir, m[2]) + ":" + m[3]}
 				msgs[cur] = f
 			}
-			f.text = append(f.text, m[1]+":"+m[2]+": "+m[3])
+			f.text = append(f.text, m[2]+":"+m[3]+": "+m[4])
+			last, more = f, m[1]+"    "
 		}
 	}
 	return msgs

@@ -23,6 +23,14 @@ func TestLocationsAreModuleRelative(t *testing.T) {
 	if f == nil || f.location != "internal/runner/runner_test.go:12" || f.text[0] != "runner_test.go:12: x = 1" {
 		t.Errorf("parseFailures = %+v", f)
 	}
+	// A message's later lines (testing indents them four more spaces) belong
+	// to it: testify's assertions print everything there.
+	log = "=== RUN   TestPeriodDriver/TestX/s4\n    runner_test.go:12: \n        \tError:      \tNot equal:\n        \t            \texpected: 1\n    runner_test.go:13: two\n        lines\n        --- FAIL: TestPeriodDriver/TestX/s4 (0.00s)\n"
+	msgs = parseFailures([]byte(log), filepath.Dir(file))
+	if f := msgs[failKey{"TestX", 4}]; f == nil || len(f.text) != 2 ||
+		f.text[0] != "runner_test.go:12: \n\tError:      \tNot equal:\n\t            \texpected: 1" || f.text[1] != "runner_test.go:13: two\nlines" {
+		t.Errorf("multi-line messages: %+v", f)
+	}
 	if got := packageLoc(filepath.Dir(file), "nosuch_test.go"); got != "nosuch_test.go" {
 		t.Errorf("a file not in the package directory: %q", got)
 	}

@@ -9,9 +9,9 @@ import (
 )
 
 func Notes(cases []reflect.SelectCase, v reflect.Value, n *atomic.Int32) {
-	reflect.Select(cases) // note: reflect.Select is not controlled
-	v.Send(v)             // note: reflect.Value.Send is not controlled
-	sleep := time.Sleep   // note: time.Sleep used as a value
+	send := v.Send      // note: method value reflect.Value.Send
+	sleep := time.Sleep // note: time.Sleep used as a value
+	_ = send
 	sleep(1)
 	load := n.Load // note: method value sync/atomic.Int32.Load
 	_ = load

@@ -1,0 +1,26 @@
+package creator
+
+import "testing"
+
+// TestRecvAfterGo leaves a goroutine blocked. Its go statement is followed
+// at once by a receive, which in the instrumented code is a call of a
+// generic hook that the compiler inlines: the leak report must name the test
+// as the goroutine's creator (it named rt.Recv[...], and asaskevich/EventBus's
+// TestSubscribeAsync named the inlined (*EventBus).WaitAsync).
+func TestRecvAfterGo(t *testing.T) {
+	ch := make(chan int)
+	stuck := make(chan int)
+	go func() {
+		ch <- 1
+		<-stuck
+	}()
+	<-ch
+}
+
+// TestCreatedInAFunction: the creator is the function holding the go
+// statement, not the test.
+func TestCreatedInAFunction(t *testing.T) {
+	ch := make(chan int)
+	Start(ch, make(chan int))
+	<-ch
+}

@@ -1,0 +1,3 @@
+module example.com/creator
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/failmsg
+
+go 1.22

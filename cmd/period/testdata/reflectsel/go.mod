@@ -1,0 +1,3 @@
+module example.com/reflectsel
+
+go 1.22
