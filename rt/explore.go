@@ -268,6 +268,7 @@ func Explore(t *testing.T, tests []Test) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer startProfile()()
 	exploring.Store(true)
 	defer exploring.Store(false)
 	var out *resultWriter
@@ -342,7 +343,7 @@ func (e *engine) resetRun(idx int) {
 	e.transit, e.detached, e.seq, e.steps, e.forced, e.lastEffect, e.pollYields = 0, 0, 0, 0, 0, 0, 0
 	e.free, e.freeOver, e.leaving = false, false, false
 	e.frand = strategy.SplitMix{S: uint64(e.cfg.Seed)*0xd1b54a32d192ed03 ^ uint64(idx+1)}
-	e.events = nil
+	e.log.reset()
 	e.choices = nil
 	e.stopping, e.finished, e.rootDone, e.cut, e.outsideWait = false, false, false, false, ""
 	e.bubble, e.undrift = false, 0
@@ -516,7 +517,10 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 			}
 		}
 		e.mu.Lock()
-		run := &strategy.Run{Index: schedule - 1, Events: e.events, Paths: allPaths(), Buggy: len(e.bugs) > 0, Cut: e.stopping}
+		run := &strategy.Run{Index: schedule - 1, Log: &e.log, Paths: allPaths(), Buggy: len(e.bugs) > 0, Cut: e.stopping}
+		if !readsLog(st) {
+			run.Events = e.log.events()
+		}
 		run.Born = make(map[strategy.GID]int, len(e.gs))
 		for _, g := range e.gs {
 			if g.parent != nil {
