@@ -224,6 +224,48 @@ type progress struct {
 	Schedule int
 }
 
+// stepsLine tells the parent how many steps the running schedule has taken
+// (its progress lines show them: a very long schedule is visible as such).
+type stepsLine struct {
+	Action   string // "steps"
+	Test     string
+	Schedule int
+	Steps    int64
+}
+
+// stepsEvery is how often a running schedule's steps are written.
+const stepsEvery = 5 * time.Second
+
+// reportSteps writes a "steps" line every stepsEvery until the returned
+// function is called. Like the watchdog it is a timer that re-arms itself,
+// not a goroutine, so the test sees no goroutine of Period's.
+func (e *engine) reportSteps(out *resultWriter, test string, schedule int) (stop func()) {
+	if out == nil {
+		return func() {}
+	}
+	start := e.progress.Load()
+	var mu sync.Mutex
+	done := false
+	var t *time.Timer
+	mu.Lock()
+	defer mu.Unlock()
+	t = time.AfterFunc(stepsEvery, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if done {
+			return
+		}
+		out.write(stepsLine{Action: "steps", Test: test, Schedule: schedule, Steps: e.progress.Load() - start})
+		t.Reset(stepsEvery)
+	})
+	return func() {
+		mu.Lock()
+		done = true
+		t.Stop()
+		mu.Unlock()
+	}
+}
+
 type resultWriter struct {
 	mu sync.Mutex
 	f  *os.File
@@ -497,6 +539,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 		e.cfg.stepLimit(schedule)
 		e.mu.Unlock()
 		out.write(progress{Action: "run", Test: tt.Name, Schedule: schedule})
+		stopSteps := e.reportSteps(out, tt.Name, schedule)
 		nb := len(sum.Bugs)
 		if skip[schedule] {
 			e.mu.Lock()
@@ -516,6 +559,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 				tf.Close()
 			}
 		}
+		stopSteps()
 		e.mu.Lock()
 		run := &strategy.Run{Index: schedule - 1, Log: &e.log, Paths: allPaths(), Buggy: len(e.bugs) > 0, Cut: e.stopping}
 		if !readsLog(st) {
