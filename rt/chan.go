@@ -218,7 +218,7 @@ func (e *engine) firePartner(g *gstate, h *hchan, send bool) {
 		}
 	}
 	e.chanSync(g, h, send, p)
-	p.lastEv = len(e.events) - 1
+	p.lastEv = e.log.Len() - 1
 	p.partner = true
 	p.settling = true
 	p.status = gRunning

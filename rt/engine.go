@@ -89,7 +89,7 @@ type gstate struct {
 	lastSite string
 	kps      int      // key points executed in this run
 	born     int      // key points the parent had executed when it started g
-	lastEv   int      // index in e.events of the last step g took part in (its own, or as a partner)
+	lastEv   int      // index in e.log of the last step g took part in (its own, or as a partner)
 	passed   int      // decisions since g last ran at which g was enabled and another goroutine was chosen
 	vc       vc       // vector clock (race detection)
 	sub      *subtest // subtests made by TRun, and tests with parallel subtests
@@ -111,16 +111,17 @@ type choiceRec struct{ at, n, k int }
 // entries renders the run so far as replay entries.
 // upTo > 0 keeps only the first upTo events (and the choices made by them).
 func (e *engine) entries(upTo int) []trace.Entry {
-	events, choices := e.events, e.choices
-	if upTo > 0 && upTo < len(events) {
-		events = events[:upTo]
+	n, choices := e.log.Len(), e.choices
+	if upTo > 0 && upTo < n {
+		n = upTo
 		for len(choices) > 0 && choices[len(choices)-1].at > upTo {
 			choices = choices[:len(choices)-1]
 		}
 	}
-	out := make([]trace.Entry, 0, len(events)+len(choices))
+	out := make([]trace.Entry, 0, n+len(choices))
 	c := 0
-	for i, ev := range events {
+	for i := 0; i < n; i++ {
+		ev := e.log.At(i)
 		for c < len(choices) && choices[c].at == i {
 			out = append(out, trace.Entry{Choice: true, N: choices[c].n, K: choices[c].k})
 			c++
@@ -187,8 +188,8 @@ type engine struct {
 	pollYields int          // yields, selects and try-locks since lastEffect
 	progress   atomic.Int64 // steps taken, read by the watchdog
 
-	events  []strategy.Event
-	choices []choiceRec // open choices, by position among events
+	log     stepLog     // every step of the run (steplog.go)
+	choices []choiceRec // open choices, by position among the steps
 	enBuf   []*gstate   // reused: enabled goroutines at the current point
 	evBuf   []strategy.Event
 
@@ -511,9 +512,9 @@ func (e *engine) decide(from *gstate) {
 		} else if next != e.yielder {
 			e.yielder = nil
 		}
-		e.events = append(e.events, evs[i])
+		e.log.add(evs[i])
 		next.kps++
-		next.lastEv = len(e.events) - 1
+		next.lastEv = e.log.Len() - 1
 		if e.traceTo != nil {
 			fmt.Fprintf(e.traceTo, "step %s %s %s\n", next.path, next.p.op, next.p.site)
 		}
@@ -600,7 +601,7 @@ func (e *engine) choose(g *gstate, n int) int {
 	if k < 0 || k >= n {
 		k = 0
 	}
-	e.choices = append(e.choices, choiceRec{at: len(e.events), n: n, k: k})
+	e.choices = append(e.choices, choiceRec{at: e.log.Len(), n: n, k: k})
 	return k
 }
 

@@ -224,6 +224,48 @@ type progress struct {
 	Schedule int
 }
 
+// stepsLine tells the parent how many steps the running schedule has taken
+// (its progress lines show them: a very long schedule is visible as such).
+type stepsLine struct {
+	Action   string // "steps"
+	Test     string
+	Schedule int
+	Steps    int64
+}
+
+// stepsEvery is how often a running schedule's steps are written.
+const stepsEvery = 5 * time.Second
+
+// reportSteps writes a "steps" line every stepsEvery until the returned
+// function is called. Like the watchdog it is a timer that re-arms itself,
+// not a goroutine, so the test sees no goroutine of Period's.
+func (e *engine) reportSteps(out *resultWriter, test string, schedule int) (stop func()) {
+	if out == nil {
+		return func() {}
+	}
+	start := e.progress.Load()
+	var mu sync.Mutex
+	done := false
+	var t *time.Timer
+	mu.Lock()
+	defer mu.Unlock()
+	t = time.AfterFunc(stepsEvery, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if done {
+			return
+		}
+		out.write(stepsLine{Action: "steps", Test: test, Schedule: schedule, Steps: e.progress.Load() - start})
+		t.Reset(stepsEvery)
+	})
+	return func() {
+		mu.Lock()
+		done = true
+		t.Stop()
+		mu.Unlock()
+	}
+}
+
 type resultWriter struct {
 	mu sync.Mutex
 	f  *os.File
@@ -268,6 +310,7 @@ func Explore(t *testing.T, tests []Test) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer startProfile()()
 	exploring.Store(true)
 	defer exploring.Store(false)
 	var out *resultWriter
@@ -345,7 +388,7 @@ func (e *engine) resetRun(idx int) {
 	e.transit, e.detached, e.seq, e.steps, e.forced, e.lastEffect, e.pollYields = 0, 0, 0, 0, 0, 0, 0
 	e.free, e.freeOver, e.leaving = false, false, false
 	e.frand = strategy.SplitMix{S: uint64(e.cfg.Seed)*0xd1b54a32d192ed03 ^ uint64(idx+1)}
-	e.events = nil
+	e.log.reset()
 	e.choices = nil
 	e.stopping, e.finished, e.rootDone, e.cut, e.outsideWait = false, false, false, false, ""
 	e.bubble, e.drift, e.nowStreak, e.nowSince, e.loads = false, 0, 0, 0, 0
@@ -499,6 +542,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 		e.cfg.stepLimit(schedule)
 		e.mu.Unlock()
 		out.write(progress{Action: "run", Test: tt.Name, Schedule: schedule})
+		stopSteps := e.reportSteps(out, tt.Name, schedule)
 		nb := len(sum.Bugs)
 		if skip[schedule] {
 			e.mu.Lock()
@@ -518,8 +562,12 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 				tf.Close()
 			}
 		}
+		stopSteps()
 		e.mu.Lock()
-		run := &strategy.Run{Index: schedule - 1, Events: e.events, Paths: allPaths(), Buggy: len(e.bugs) > 0, Cut: e.stopping}
+		run := &strategy.Run{Index: schedule - 1, Log: &e.log, Paths: allPaths(), Buggy: len(e.bugs) > 0, Cut: e.stopping}
+		if !readsLog(st) {
+			run.Events = e.log.events()
+		}
 		run.Born = make(map[strategy.GID]int, len(e.gs))
 		for _, g := range e.gs {
 			if g.parent != nil {

@@ -15,7 +15,7 @@ import (
 // is under way. A goroutine reaching a key point queues (it parks); when the
 // token is free it goes to one of the queued goroutines whose operation is
 // ready (drawn by a PRNG: who has queued is up to the real timing), and that
-// decision is recorded in e.events like any other step.
+// decision is recorded in e.log like any other step.
 //
 // Why the record is exact, so that the serial replayer reproduces the run:
 // the token is held from the decision until the real operation has happened,

@@ -186,15 +186,26 @@ func (j *journal) End(r *strategy.Run) {
 	j.buf = binary.AppendUvarint(j.buf, uint64(r.Index))
 	j.buf = binary.AppendUvarint(j.buf, uint64(len(r.Paths)))
 	j.buf = append(j.buf, boolByte(r.Buggy), boolByte(r.Cut))
-	j.buf = binary.AppendUvarint(j.buf, uint64(len(r.Events)))
-	for _, ev := range r.Events {
-		j.event(ev)
+	j.buf = binary.AppendUvarint(j.buf, uint64(r.Len()))
+	for i, n := 0, r.Len(); i < n; i++ {
+		j.event(r.At(i))
 	}
 	j.buf = binary.AppendUvarint(j.buf, uint64(len(r.Born)))
 	for g, n := range r.Born {
 		j.buf = binary.AppendUvarint(j.buf, uint64(g))
 		j.buf = binary.AppendUvarint(j.buf, uint64(n))
 	}
+}
+
+// readsLog tells whether st's End reads the run through Run.Len and At
+// only (strategy.LogReader): then Run.Events is not built. A journal
+// records through Len and At and hands its strategy the run it got.
+func readsLog(st strategy.Strategy) bool {
+	if j, ok := st.(*journal); ok {
+		return readsLog(j.Strategy)
+	}
+	_, ok := st.(strategy.LogReader)
+	return ok
 }
 
 func (j *journal) Describe() string {

@@ -68,15 +68,15 @@ func (e *engine) waitsFor(g *gstate, stuck []*gstate, blocked map[*gstate]bool, 
 		// A goroutine woken as the partner of a rendezvous has no event of
 		// its own for it: its last event is its partner's, of g's kind.
 		for _, h := range stuck {
-			if i := h.lastEv; h != g && i >= 0 && i < len(e.events) {
-				if ev := e.events[i]; ev.G != h.id && ev.Obj == g.p.obj && ev.Op == g.p.op {
+			if i := h.lastEv; h != g && i >= 0 && i < e.log.Len() {
+				if ev := e.log.At(i); ev.G != h.id && ev.Obj == g.p.obj && ev.Op == g.p.op {
 					delete(byID, h.id)
 					served[h] = fmt.Sprintf("%s as the partner of %s", want, ev.Site)
 				}
 			}
 		}
-		for i := len(e.events) - 1; i >= 0 && len(byID) > 0; i-- {
-			ev := e.events[i]
+		for i := e.log.Len() - 1; i >= 0 && len(byID) > 0; i-- {
+			ev := e.log.At(i)
 			if ev.Obj != g.p.obj || ev.Op != want {
 				continue
 			}

@@ -28,3 +28,6 @@ func (s *dfsStrategy) Choose(at Event, n int) int { return s.tree.choose(at, n) 
 func (s *dfsStrategy) End(r *Run)                 { s.tree.end() }
 func (s *dfsStrategy) Checkpoint() []byte         { return s.tree.checkpoint() }
 func (s *dfsStrategy) Restore(b []byte) error     { return s.tree.restore(b) }
+
+// ReadsLog: End reads the run through Len and At (LogReader).
+func (s *dfsStrategy) ReadsLog() {}

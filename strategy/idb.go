@@ -59,3 +59,6 @@ func (s *idbStrategy) Choose(at Event, n int) int { return s.tree.choose(at, n) 
 func (s *idbStrategy) End(r *Run)                 { s.tree.end() }
 func (s *idbStrategy) Checkpoint() []byte         { return s.tree.checkpoint() }
 func (s *idbStrategy) Restore(b []byte) error     { return s.tree.restore(b) }
+
+// ReadsLog: End reads the run through Len and At (LogReader).
+func (s *idbStrategy) ReadsLog() {}

@@ -72,3 +72,6 @@ func (s *ipbStrategy) Choose(at Event, n int) int { return s.tree.choose(at, n) 
 func (s *ipbStrategy) End(r *Run)                 { s.tree.end() }
 func (s *ipbStrategy) Checkpoint() []byte         { return s.tree.checkpoint() }
 func (s *ipbStrategy) Restore(b []byte) error     { return s.tree.restore(b) }
+
+// ReadsLog: End reads the run through Len and At (LogReader).
+func (s *ipbStrategy) ReadsLog() {}

@@ -172,7 +172,10 @@ func (s *pctStrategy) Next(enabled []Event) int {
 func (s *pctStrategy) Choose(at Event, n int) int { return s.rng.Intn(n) }
 
 func (s *pctStrategy) End(r *Run) {
-	if len(r.Events) > s.k {
-		s.k = len(r.Events)
+	if r.Len() > s.k {
+		s.k = r.Len()
 	}
 }
+
+// ReadsLog: End reads the run through Len and At (LogReader).
+func (s *pctStrategy) ReadsLog() {}

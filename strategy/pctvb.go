@@ -70,3 +70,6 @@ func (s *pctvbStrategy) End(r *Run) {
 	s.pct.End(r)
 	s.prof.add(r)
 }
+
+// ReadsLog: End reads the run through Len and At (LogReader).
+func (s *pctvbStrategy) ReadsLog() {}

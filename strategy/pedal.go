@@ -120,7 +120,8 @@ func (s *pedalStrategy) profile(r *Run) int {
 	users := map[uintptr]map[GID]bool{}
 	sites := map[uintptr]map[string]bool{}
 	focused := map[uintptr]bool{}
-	for _, e := range r.Events {
+	for ix, nx := 0, r.Len(); ix < nx; ix++ {
+		e := r.At(ix)
 		if e.Obj != 0 {
 			if users[e.Obj] == nil {
 				users[e.Obj], sites[e.Obj] = map[GID]bool{}, map[string]bool{}
@@ -161,3 +162,6 @@ func (s *pedalStrategy) profile(r *Run) int {
 
 // Describe names the phase of the current run and its RPS.
 func (s *pedalStrategy) Describe() string { return s.desc }
+
+// ReadsLog: End reads the run through Len and At (LogReader).
+func (s *pedalStrategy) ReadsLog() {}

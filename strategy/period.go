@@ -433,16 +433,18 @@ func (s *pgStrategy) End(r *Run) {
 		}
 	}
 	s.paths = r.Paths
-	if s.freeAt >= 0 && s.freeAt <= len(r.Events) {
+	if s.freeAt >= 0 && s.freeAt <= r.Len() {
 		// Everything from the release on ran in the last period, in the
 		// order the engine recorded, whoever picked it.
 		s.picks = s.picks[:s.freeAt]
-		for _, e := range r.Events[s.freeAt:] {
+		for ix, nx := s.freeAt, r.Len(); ix < nx; ix++ {
+			e := r.At(ix)
 			s.picks = append(s.picks, pgPick{per: len(s.cur) - 1, g: e.G})
 		}
 	}
 	counts := map[GID]int{}
-	for _, e := range r.Events {
+	for ix, nx := 0, r.Len(); ix < nx; ix++ {
+		e := r.At(ix)
 		if e.Op != OpExit {
 			counts[e.G]++
 		}
@@ -486,14 +488,14 @@ func (s *pgStrategy) End(r *Run) {
 // could only be reached through a lead (see ancestor), the same schedule as
 // without the cut.
 func pgCuts(sl pgSlice, r *Run) [][]bool {
-	evs := r.Events
 	type use struct {
 		any, wr  GID // a thread that accessed (wrote) the object, -1: none
 		anyMulti bool
 		wrMulti  bool
 	}
 	uses := map[uintptr]*use{}
-	for _, e := range evs {
+	for ix, nx := 0, r.Len(); ix < nx; ix++ {
+		e := r.At(ix)
 		if e.Obj == 0 || e.Op == OpExit {
 			continue
 		}
@@ -532,7 +534,8 @@ func pgCuts(sl pgSlice, r *Run) [][]bool {
 		pos[t] = i
 	}
 	seen := make([]int, len(sl.T))
-	for _, e := range evs {
+	for ix, nx := 0, r.Len(); ix < nx; ix++ {
+		e := r.At(ix)
 		i, ok := pos[e.G]
 		if !ok || e.Op == OpExit {
 			continue
@@ -617,7 +620,8 @@ func pgAloneUntil(sl pgSlice, r *Run, t GID) int {
 // pgSigs is each thread's signature: what it ran, not where it started.
 func pgSigs(r *Run) map[GID]uint64 {
 	sigs := map[GID]uint64{}
-	for _, e := range r.Events {
+	for ix, nx := 0, r.Len(); ix < nx; ix++ {
+		e := r.At(ix)
 		if e.Op != OpExit {
 			sigs[e.G] = pgMix(sigs[e.G], e.Op, e.Site)
 		}
@@ -686,7 +690,8 @@ func (s *pgStrategy) Describe() string {
 // sites of every thread, threads by creation path.
 func pgSliceKey(r *Run) string {
 	sites := map[string][]string{}
-	for _, e := range r.Events {
+	for ix, nx := 0, r.Len(); ix < nx; ix++ {
+		e := r.At(ix)
 		if e.Op != OpExit {
 			p := pgPathOf(r.Paths, e.G)
 			sites[p] = append(sites[p], e.Site)
@@ -1016,3 +1021,6 @@ func (s *pgStrategy) confirmPaths(paths []string) {
 		}
 	}
 }
+
+// ReadsLog: End reads the run through Len and At (LogReader).
+func (s *pgStrategy) ReadsLog() {}

@@ -100,10 +100,13 @@ func (s *ppctStrategy) pick(enabled []Event) int {
 func (s *ppctStrategy) Choose(at Event, n int) int { return s.rng.Intn(n) }
 
 func (s *ppctStrategy) End(r *Run) {
-	if len(r.Events) > s.k {
-		s.k = len(r.Events)
+	if r.Len() > s.k {
+		s.k = r.Len()
 	}
 	if len(s.known) > s.n {
 		s.n = len(s.known)
 	}
 }
+
+// ReadsLog: End reads the run through Len and At (LogReader).
+func (s *ppctStrategy) ReadsLog() {}

@@ -72,3 +72,6 @@ func rngFor(seed int64, stream uint64) *rand.Rand {
 	src.s ^= (&rngSource{s: stream*0x2545f4914f6cdd1d + 1}).Uint64()
 	return rand.New(src)
 }
+
+// ReadsLog: End reads the run through Len and At (LogReader).
+func (s *randomStrategy) ReadsLog() {}

@@ -110,21 +110,58 @@ type Strategy interface {
 
 // Run is what one controlled execution did, as strategies see it.
 type Run struct {
-	Index  int      // 0-based index of the run within the exploration
-	Events []Event  // every key point executed, in order (the run's interleaving)
-	Paths  []string // Paths[g] is the creation path of GID g (covers every GID in Events)
-	Buggy  bool     // the run found a bug
-	Cut    bool     // the run was cut short (step limit, hang, abort) before the test ended
+	Index  int     // 0-based index of the run within the exploration
+	Events []Event // every key point executed, in order (the run's interleaving); nil for a LogReader
+	// Log is the same record, kept by the engine (nil when a Run is built
+	// from Events alone). Len and At read whichever is set.
+	Log   EventLog
+	Paths []string // Paths[g] is the creation path of GID g (covers every GID in Events)
+	Buggy bool     // the run found a bug
+	Cut   bool     // the run was cut short (step limit, hang, abort) before the test ended
 	// Born[g], when known, is how many key points g's creator had executed
 	// when it started g: g exists from the creator's key point Born[g]+1 on.
 	Born map[GID]int
+}
+
+// EventLog is the record of a run's key points kept by the engine, read one
+// event at a time: the engine stores it compactly (a run of millions of
+// steps does not keep an Event, with its site string, per step).
+type EventLog interface {
+	Len() int
+	At(i int) Event
+}
+
+// LogReader is implemented by strategies whose End reads the run only
+// through Len and At (never Events directly): the engine then leaves
+// Events nil and gives the record as Log, so that no slice of every event
+// of a long run is built. Strategies that do not implement it get Events
+// as before.
+type LogReader interface {
+	ReadsLog()
+}
+
+// Len is the number of key points the run executed.
+func (r *Run) Len() int {
+	if r.Events == nil && r.Log != nil {
+		return r.Log.Len()
+	}
+	return len(r.Events)
+}
+
+// At is the i-th key point the run executed (0 <= i < Len()).
+func (r *Run) At(i int) Event {
+	if r.Events == nil && r.Log != nil {
+		return r.Log.At(i)
+	}
+	return r.Events[i]
 }
 
 // Slice returns the run's dynamic key point slice: per goroutine, the sites of
 // its key points in execution order.
 func (r *Run) Slice() map[GID][]string {
 	s := make(map[GID][]string)
-	for _, e := range r.Events {
+	for i, n := 0, r.Len(); i < n; i++ {
+		e := r.At(i)
 		s[e.G] = append(s[e.G], e.Site)
 	}
 	return s

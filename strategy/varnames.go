@@ -59,7 +59,8 @@ func (p *vnProfile) add(r *Run) {
 	users := map[string]map[GID]bool{}
 	acc := map[string]int{}
 	var order []string
-	for _, e := range r.Events {
+	for ix, nx := 0, r.Len(); ix < nx; ix++ {
+		e := r.At(ix)
 		s := nm.ran(e)
 		if s == "" {
 			continue

@@ -213,3 +213,6 @@ func (s *vbStrategy) Describe() string {
 	}
 	return fmt.Sprintf("vb v=%d variables %v preemptions at %v priorities %v", s.v, vars, s.pos, s.perms[s.permIdx])
 }
+
+// ReadsLog: End reads the run through Len and At (LogReader).
+func (s *vbStrategy) ReadsLog() {}

@@ -448,41 +448,78 @@ func watchProgress(results string, budget int, progress func(string, ...any)) (s
 		defer tick.Stop()
 		var off int64
 		test, schedule, since := "", 0, time.Now()
+		steps := int64(-1) // the running schedule's steps, when the test process said
 		for {
 			select {
 			case <-done:
 				return
 			case <-tick.C:
 			}
-			if t, s, n := lastRun(results, off); n > off {
-				off = n
-				if t != "" && (t != test || s != schedule) {
-					test, schedule, since = t, s, time.Now()
+			if p := readProgress(results, off); p.end > off {
+				off = p.end
+				if p.test != "" && (p.test != test || p.schedule != schedule) {
+					test, schedule, since, steps = p.test, p.schedule, time.Now(), -1
+				}
+				if p.steps >= 0 && p.stepsTest == test && p.stepsSchedule == schedule {
+					steps = p.steps
 				}
 			}
 			if test == "" {
 				continue
 			}
-			progress("%s: schedule %d of at most %d, %.0fs in this process (this schedule: %.0fs)",
-				test, schedule, budget, time.Since(start).Seconds(), time.Since(since).Seconds())
+			ofSchedule := fmt.Sprintf("%.0fs", time.Since(since).Seconds())
+			if steps >= 0 {
+				ofSchedule += ", " + countSteps(steps)
+			}
+			progress("%s: schedule %d of at most %d, %.0fs in this process (this schedule: %s)",
+				test, schedule, budget, time.Since(start).Seconds(), ofSchedule)
 		}
 	}()
 	return func() { close(done); <-finished }
 }
 
+// countSteps renders a number of steps for a progress line: "812 steps",
+// "45.3k steps", "3.2M steps".
+func countSteps(n int64) string {
+	switch {
+	case n >= 1e6:
+		return fmt.Sprintf("%.1fM steps", float64(n)/1e6)
+	case n >= 1e4:
+		return fmt.Sprintf("%.1fk steps", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d steps", n)
+}
+
 // lastRun reads results from offset off and returns the last "run" line's
 // test and schedule, and the offset up to which it read whole lines.
 func lastRun(results string, off int64) (test string, schedule int, end int64) {
+	p := readProgress(results, off)
+	return p.test, p.schedule, p.end
+}
+
+// runProgress is what readProgress found: the last "run" line, the last
+// "steps" line (steps -1: none) and the offset up to which it read.
+type runProgress struct {
+	test, stepsTest         string
+	schedule, stepsSchedule int
+	steps, end              int64
+}
+
+// readProgress reads results from offset off: the last "run" line's test
+// and schedule, the last "steps" line, and the offset up to which it read
+// whole lines.
+func readProgress(results string, off int64) runProgress {
+	p := runProgress{steps: -1, end: off}
 	f, err := os.Open(results)
 	if err != nil {
-		return "", 0, off
+		return p
 	}
 	defer f.Close()
 	if _, err := f.Seek(off, io.SeekStart); err != nil {
-		return "", 0, off
+		return p
 	}
 	data, _ := io.ReadAll(f)
-	end = off
+	end := off
 	for len(data) > 0 {
 		i := bytes.IndexByte(data, '\n')
 		if i < 0 {
@@ -494,12 +531,20 @@ func lastRun(results string, off int64) (test string, schedule int, end int64) {
 		var l struct {
 			Action, Test string
 			Schedule     int
+			Steps        int64
 		}
-		if json.Unmarshal(line, &l) == nil && l.Action == "run" {
-			test, schedule = l.Test, l.Schedule
+		if json.Unmarshal(line, &l) != nil {
+			continue
+		}
+		switch l.Action {
+		case "run":
+			p.test, p.schedule = l.Test, l.Schedule
+		case "steps":
+			p.stepsTest, p.stepsSchedule, p.steps = l.Test, l.Schedule, l.Steps
 		}
 	}
-	return test, schedule, end
+	p.end = end
+	return p
 }
 
 // runChild runs the binary once with cfg and returns its combined output.

@@ -58,3 +58,28 @@ func TestLastRun(t *testing.T) {
 		t.Errorf("missing file: %q %d", test, end)
 	}
 }
+
+// readProgress also finds the running schedule's steps ("steps" lines, which
+// the test process writes every few seconds).
+func TestReadProgressSteps(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "results.jsonl")
+	lines := `{"Action":"run","Test":"TestA","Schedule":1}
+{"Action":"steps","Test":"TestA","Schedule":1,"Steps":1200}
+{"Action":"steps","Test":"TestA","Schedule":1,"Steps":3200000}
+{"Action":"steps","Test":"TestA","Schedule":1,"St`
+	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := readProgress(path, 0)
+	if p.test != "TestA" || p.schedule != 1 || p.stepsTest != "TestA" || p.stepsSchedule != 1 || p.steps != 3200000 {
+		t.Fatalf("readProgress = %+v", p)
+	}
+	if p2 := readProgress(path, p.end); p2.steps != -1 || p2.end != p.end {
+		t.Errorf("a line still being written was read: %+v", p2)
+	}
+	for n, want := range map[int64]string{812: "812 steps", 45300: "45.3k steps", 3200000: "3.2M steps"} {
+		if got := countSteps(n); got != want {
+			t.Errorf("countSteps(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
