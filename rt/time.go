@@ -234,22 +234,10 @@ func (c *vclock) advance(e *engine) bool {
 			panic(fmt.Sprintf("period: next wake-up %d, full pass %d", next, full))
 		}
 	}
-	for _, t := range c.timers {
-		if t.active && (next < 0 || t.when < next) && !t.futile() {
-			next = t.when
-		}
-	}
-	if next < 0 {
+	if next = c.nextDue(e); next < 0 {
 		return false
 	}
-	c.now = max(next, e.vnow())
-	e.drift = 0
-	e.clockMoved()
-	timerFiring.Store(true)
-	c.fire(e)
-	timerFiring.Store(false)
-	c.nextDue(e)
-	return true
+	return c.passTo(e, max(next, e.vnow()))
 }
 
 func (c *vclock) fire(e *engine) {
