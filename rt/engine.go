@@ -578,7 +578,7 @@ func (e *engine) ready(g *gstate) bool {
 	}
 	switch p.wait {
 	case waitLock:
-		return !p.mm.held && p.mm.announce == nil
+		return !p.mm.held && p.mm.announce == nil && p.mm.outsideWait == 0
 	case waitReaders:
 		return p.mm.readers == 0
 	case waitWG:

@@ -21,7 +21,7 @@ const outsideSettle = time.Second
 // send or receive that found it in the real channel's queue runs on at once,
 // outside the model. Go would let it run; so does the engine, with e.mu
 // released, until no such goroutine is running or runnable (or for
-// outsideSettle). It reports whether it waited: the caller then looks again
+// outsideSettle), or holds or waits for a lock in the model. It reports whether it waited: the caller then looks again
 // for goroutines the outside one made ready.
 func (e *engine) settleOutside() bool {
 	waiting := false
@@ -37,7 +37,7 @@ func (e *engine) settleOutside() bool {
 	deadline := time.Now().Add(outsideSettle)
 	waited := false
 	pause := 20 * time.Microsecond
-	for !e.finished && e.outsideRunnable() && time.Now().Before(deadline) {
+	for !e.finished && (e.outsideHolds() || e.outsideRunnable()) && time.Now().Before(deadline) {
 		waited = true
 		e.mu.Unlock()
 		time.Sleep(pause)

@@ -27,6 +27,11 @@ type mutexModel struct {
 	// Who holds it and where they took it, for deadlock reports (stuck.go).
 	holder   lockHold
 	rholders []lockHold // RWMutex readers
+	outside  bool       // held by a goroutine outside control (outsidelock.go)
+	outsideR int        // read holds of goroutines outside control
+	// Writers outside control waiting for it: controlled goroutines that
+	// come later wait for them.
+	outsideWait int
 }
 
 type lockHold struct {
@@ -103,6 +108,10 @@ func (e *engine) lock(g *gstate, site string, p unsafe.Pointer) {
 	mm := e.mutexOf(p)
 	g.p = pending{op: strategy.OpLock, site: site, obj: uintptr(p), wait: waitLock, mm: mm}
 	e.point(g)
+	for mm.held {
+		// A goroutine outside control took it while g resumed: wait again.
+		e.point(g)
+	}
 	if mm.readers > 0 {
 		// RWMutex writer: take the writer slot now (new readers block), then wait for the readers to leave.
 		mm.announce = g
@@ -134,7 +143,7 @@ func Lock(site string, m *sync.Mutex) {
 	g, md := e.enter()
 	switch md {
 	case modePlain:
-		m.Lock()
+		plainLock(m)
 	case modeControl:
 		e.lock(g, site, unsafe.Pointer(m))
 		e.hookDone(g)
@@ -147,7 +156,7 @@ func Unlock(site string, m *sync.Mutex) {
 	g, md := e.enter()
 	switch md {
 	case modePlain:
-		m.Unlock()
+		plainUnlock(m)
 	case modeControl:
 		e.unlock(g, site, unsafe.Pointer(m), "mutex")
 		e.hookDone(g)
@@ -179,7 +188,7 @@ func TryLock(site string, m *sync.Mutex) bool {
 	g, md := e.enter()
 	switch md {
 	case modePlain:
-		return m.TryLock()
+		return plainTryLock(m)
 	case modeSkip:
 		return false
 	}
@@ -194,7 +203,7 @@ func RWLock(site string, m *sync.RWMutex) {
 	g, md := e.enter()
 	switch md {
 	case modePlain:
-		m.Lock()
+		plainRWLock(m)
 	case modeControl:
 		e.lock(g, site, unsafe.Pointer(m))
 		e.hookDone(g)
@@ -207,7 +216,7 @@ func RWUnlock(site string, m *sync.RWMutex) {
 	g, md := e.enter()
 	switch md {
 	case modePlain:
-		m.Unlock()
+		plainRWUnlock(m)
 	case modeControl:
 		e.unlock(g, site, unsafe.Pointer(m), "RWMutex")
 		e.hookDone(g)
@@ -220,11 +229,14 @@ func RLock(site string, m *sync.RWMutex) {
 	g, md := e.enter()
 	switch md {
 	case modePlain:
-		m.RLock()
+		plainRLock(m)
 	case modeControl:
 		mm := e.mutexOf(unsafe.Pointer(m))
 		g.p = pending{op: strategy.OpRLock, site: site, obj: uintptr(unsafe.Pointer(m)), wait: waitLock, mm: mm}
 		e.point(g)
+		for mm.held {
+			e.point(g) // a writer outside control took it while g resumed
+		}
 		mm.readers++
 		mm.rholders = append(mm.rholders, lockHold{g, site})
 		e.acquire(g, unsafe.Pointer(m))
@@ -238,7 +250,7 @@ func RUnlock(site string, m *sync.RWMutex) {
 	g, md := e.enter()
 	switch md {
 	case modePlain:
-		m.RUnlock()
+		plainRUnlock(m)
 	case modeControl:
 		e.keyPoint(g, strategy.OpRUnlock, site, unsafe.Pointer(m))
 		mm := e.mutexOf(unsafe.Pointer(m))
@@ -258,7 +270,7 @@ func RWTryLock(site string, m *sync.RWMutex) bool {
 	g, md := e.enter()
 	switch md {
 	case modePlain:
-		return m.TryLock()
+		return plainRWTryLock(m)
 	case modeSkip:
 		return false
 	}
@@ -273,7 +285,7 @@ func TryRLock(site string, m *sync.RWMutex) bool {
 	g, md := e.enter()
 	switch md {
 	case modePlain:
-		return m.TryRLock()
+		return plainTryRLock(m)
 	case modeSkip:
 		return false
 	}

@@ -91,3 +91,13 @@ func TestInitLoaderIsSnapshottedDone(t *testing.T) {
 		})
 	}
 }
+
+// A mutex locked both by controlled goroutines and by a goroutine outside
+// control (one that init started) excludes them from each other.
+func TestLocksSharedWithGoroutinesOutsideControl(t *testing.T) {
+	for _, st := range []string{"period", "random", "pct"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/outsidelock", 2, map[string]string{"TestLostUpdateBesideBackgroundWriter": "fail"}, "-budget", "40", "-strategy", st)
+		})
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/outsidelock
+
+go 1.25

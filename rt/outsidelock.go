@@ -1,0 +1,190 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"sync"
+	"time"
+	"unsafe"
+)
+
+// Mutexes shared with goroutines outside control.
+//
+// Controlled goroutines lock a mutex in the model only. A goroutine Period
+// does not control (one that a package's init or TestMain started, a
+// net/http handler, a worker of uninstrumented code) that runs instrumented
+// code locks the real mutex; during a run it also takes the lock in the
+// model, waiting (in real time) until no controlled goroutine holds it, and
+// controlled goroutines wait for it in turn. Without that, both would be in
+// the critical section at once: a false data race, or a fatal concurrent
+// map write, that go test never shows.
+
+// outsideHold marks the model's holds of goroutines outside control.
+const outsideSite = "(a goroutine outside control)"
+
+// outsideLock takes p in the model for a goroutine outside control (the
+// caller then takes the real lock). With try, it does not wait: false means a
+// controlled goroutine holds p.
+func (e *engine) outsideLock(p unsafe.Pointer, read, try bool) bool {
+	pause := 10 * time.Microsecond
+	var waitingIn *mutexModel // the model whose outsideWait counts this writer
+	defer func() {
+		if waitingIn != nil {
+			e.mu.Lock()
+			waitingIn.outsideWait--
+			e.mu.Unlock()
+		}
+	}()
+	for {
+		e.mu.Lock()
+		if !e.active.Load() || e.finished {
+			e.mu.Unlock()
+			return true
+		}
+		mm := e.mutexOf(p)
+		if waitingIn != nil && waitingIn != mm {
+			waitingIn.outsideWait-- // a new run, a new model
+			waitingIn = nil
+		}
+		if !mm.held && mm.announce == nil && (read || mm.readers == 0) {
+			if read {
+				mm.readers++
+				mm.outsideR++
+				mm.rholders = append(mm.rholders, lockHold{nil, outsideSite})
+			} else {
+				mm.held, mm.outside = true, true
+				mm.holder = lockHold{nil, outsideSite}
+			}
+			e.mu.Unlock()
+			return true
+		}
+		if try {
+			e.mu.Unlock()
+			return false
+		}
+		if !read && waitingIn == nil {
+			// Like a writer waiting in Go's mutex (starvation mode), it
+			// goes before controlled goroutines that come later.
+			waitingIn = mm
+			mm.outsideWait++
+		}
+		e.mu.Unlock()
+		time.Sleep(pause)
+		if pause < 100*time.Microsecond {
+			pause *= 2
+		}
+	}
+}
+
+// outsideUnlock releases the model's hold of a goroutine outside control on
+// p, if this run's model has one; the caller then unlocks the real mutex.
+func (e *engine) outsideUnlock(p unsafe.Pointer, read bool) {
+	if !e.active.Load() {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.finished {
+		return
+	}
+	mm := e.models.mutex[p]
+	if mm == nil {
+		return
+	}
+	switch {
+	case read && mm.outsideR > 0:
+		mm.outsideR--
+		mm.readers--
+		for i, h := range mm.rholders {
+			if h.g == nil {
+				mm.rholders = append(mm.rholders[:i], mm.rholders[i+1:]...)
+				break
+			}
+		}
+	case !read && mm.held && mm.outside:
+		mm.held, mm.outside = false, false
+		mm.holder = lockHold{}
+	default:
+		return
+	}
+	e.touch(uintptr(p)) // controlled goroutines waiting for p may go on
+}
+
+// outsideHolds reports whether a goroutine outside control holds a lock in
+// the model, or waits to take one. e.mu is held.
+func (e *engine) outsideHolds() bool {
+	for _, mm := range e.models.mutex {
+		if mm.held && mm.outside || mm.outsideR > 0 || mm.outsideWait > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// The plain halves of the hooks for goroutines outside control: the model's
+// hold first (it waits for controlled goroutines), then the real lock (it
+// waits for other goroutines outside control), held only as long as the
+// critical section.
+
+func plainLock(m *sync.Mutex) {
+	eng.outsideLock(unsafe.Pointer(m), false, false)
+	m.Lock()
+}
+
+func plainUnlock(m *sync.Mutex) {
+	eng.outsideUnlock(unsafe.Pointer(m), false)
+	m.Unlock()
+}
+
+func plainTryLock(m *sync.Mutex) bool {
+	if !eng.outsideLock(unsafe.Pointer(m), false, true) {
+		return false
+	}
+	if !m.TryLock() {
+		eng.outsideUnlock(unsafe.Pointer(m), false)
+		return false
+	}
+	return true
+}
+
+func plainRWLock(m *sync.RWMutex) {
+	eng.outsideLock(unsafe.Pointer(m), false, false)
+	m.Lock()
+}
+
+func plainRWUnlock(m *sync.RWMutex) {
+	eng.outsideUnlock(unsafe.Pointer(m), false)
+	m.Unlock()
+}
+
+func plainRWTryLock(m *sync.RWMutex) bool {
+	if !eng.outsideLock(unsafe.Pointer(m), false, true) {
+		return false
+	}
+	if !m.TryLock() {
+		eng.outsideUnlock(unsafe.Pointer(m), false)
+		return false
+	}
+	return true
+}
+
+func plainRLock(m *sync.RWMutex) {
+	eng.outsideLock(unsafe.Pointer(m), true, false)
+	m.RLock()
+}
+
+func plainRUnlock(m *sync.RWMutex) {
+	eng.outsideUnlock(unsafe.Pointer(m), true)
+	m.RUnlock()
+}
+
+func plainTryRLock(m *sync.RWMutex) bool {
+	if !eng.outsideLock(unsafe.Pointer(m), true, true) {
+		return false
+	}
+	if !m.TryRLock() {
+		eng.outsideUnlock(unsafe.Pointer(m), true)
+		return false
+	}
+	return true
+}
