@@ -31,6 +31,28 @@ func Go(site string, f func()) {
 	e.hookDone(g) // in free mode the child may start at once
 }
 
+// NumGoroutine is runtime.NumGoroutine(). Under control it is the run's
+// live goroutines (the test's among them) plus the main goroutine, as under
+// go test, not the real count: that one moves with
+// goroutines that come and go on their own (Period's watchdog timer, a
+// previous test's stragglers), and a test that compares counts before and
+// after starting goroutines must see its own only, the same in every replay.
+func NumGoroutine() int {
+	e := eng
+	_, md := e.enter()
+	if md != modeControl {
+		return runtime.NumGoroutine()
+	}
+	defer e.mu.Unlock()
+	n := 1
+	for _, g := range e.gs {
+		if g.status != gDone && !g.helper {
+			n++
+		}
+	}
+	return n
+}
+
 // Gosched is runtime.Gosched(): a key point where any goroutine may run.
 func Gosched(site string) {
 	e := eng

@@ -65,3 +65,31 @@ func TestWorkersThenVerify(t *testing.T) {
 	close(ch)
 	wg.Wait()
 }
+
+// runtime.NumGoroutine counts the test's goroutines as they start and end,
+// whatever else the process runs (Period's watchdog timer, stragglers of
+// tests run before this one): a leak check by counts passes.
+func TestNumGoroutineCountsOwn(t *testing.T) {
+	base := runtime.NumGoroutine()
+	done := make(chan struct{})
+	var started sync.WaitGroup
+	for i := 0; i < 3; i++ {
+		started.Add(1)
+		go func() {
+			started.Done()
+			<-done
+		}()
+	}
+	started.Wait()
+	if n := runtime.NumGoroutine(); n < base+3 {
+		t.Fatalf("%d goroutines with 3 started, %d before", n, base)
+	}
+	close(done)
+	deadline := time.Now().Add(time.Second)
+	for runtime.NumGoroutine() > base {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines a second after the 3 ended, %d before", runtime.NumGoroutine(), base)
+		}
+		runtime.Gosched()
+	}
+}
