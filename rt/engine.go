@@ -1041,11 +1041,11 @@ func (e *engine) watchdog() (stop func()) {
 						// dependency's mock clock, the network) is
 						// Period's blind spot, not the program's bug:
 						// the schedule is abandoned without a verdict.
-						e.outsideWait = fmt.Sprintf("goroutine g%s waited for over %v in code Period does not control after %s", g.path, e.cfg.hangAfter, g.lastSite)
+						e.outsideWait = fmt.Sprintf("goroutine g%s waited for over %v in code Period does not control%s", g.path, e.cfg.hangAfter, afterSite(g))
 						e.exitIfStuck(g, e.outsideWait, where, false)
 						break
 					}
-					msg := fmt.Sprintf("goroutine g%s ran for over %v without reaching a key point (spinning) after %s", g.path, e.cfg.hangAfter, g.lastSite)
+					msg := fmt.Sprintf("goroutine g%s ran for over %v without reaching a key point (spinning)%s", g.path, e.cfg.hangAfter, afterSite(g))
 					e.report(bug{kind: "hang", message: msg, location: where})
 					e.exitIfStuck(g, msg, where, true)
 					break
@@ -1077,6 +1077,14 @@ func (e *engine) watchdog() (stop func()) {
 		timer.Stop()
 		mu.Unlock()
 	}
+}
+
+// afterSite says where g was last seen, if it reached a key point at all.
+func afterSite(g *gstate) string {
+	if g.lastSite == "" {
+		return " (before its first key point)"
+	}
+	return " after " + g.lastSite
 }
 
 // userStack is the calling goroutine's stack as a user wants to read it.
