@@ -276,6 +276,7 @@ func (c *vclock) fire(e *engine) {
 			t.when += t.period
 		} else {
 			t.active = false
+			t.vc = nil // a Reset sets it again; a dead timer keeps no clock
 		}
 	}
 	live := c.timers[:0]
@@ -450,6 +451,7 @@ func NewTicker(site string, d time.Duration) *time.Ticker {
 func (e *engine) stopVirtual(vt *vtimer) bool {
 	was := vt.active
 	vt.active = false
+	vt.vc = nil // a Reset sets it again: a stopped timer keeps no clock
 	if vt.ch != nil {
 		select {
 		case <-vt.ch:
