@@ -10,8 +10,14 @@ import (
 )
 
 // outsideSettle bounds how long a run whose controlled goroutines are all
-// blocked waits for goroutines outside control that are still running.
-const outsideSettle = time.Second
+// blocked waits for goroutines outside control that are still running: a
+// verdict waits, never a step, so the bound is generous (a loaded machine
+// may leave a runnable goroutine unscheduled for a long while).
+const outsideSettle = 3 * time.Second
+
+// initSettle bounds how long the start of exploration waits for goroutines
+// that a package's init or TestMain started (settleInit).
+const initSettle = time.Second
 
 // settleOutside is called, e.mu held, when no controlled goroutine can move
 // and some wait: a deadlock or a leak is about to be reported. A goroutine
@@ -58,12 +64,12 @@ func (e *engine) outsideRunnable() bool {
 	return othersRunnable(func(id int64) bool { return e.byGoid[id] != nil })
 }
 
-// settleInit waits (at most outsideSettle) until no goroutine but the
+// settleInit waits (at most initSettle) until no goroutine but the
 // caller runs: goroutines that a package's init or TestMain started (a
 // loader that fills a package-level cache) finish what they were doing
 // before the package variables are snapshotted as their state after init.
 func settleInit() {
-	deadline := time.Now().Add(outsideSettle)
+	deadline := time.Now().Add(initSettle)
 	pause := 20 * time.Microsecond
 	for othersRunnable(nil) && time.Now().Before(deadline) {
 		time.Sleep(pause)
