@@ -312,21 +312,35 @@ func Recv2[T any](site string, ch <-chan T) (T, bool) {
 
 // Close is `close(ch)`.
 func Close[T any](site string, ch chan<- T) {
+	h := schanOf(ch)
+	if g, ok := closeKeyPoint(site, h); ok {
+		close(ch)
+		closeDone(g, h)
+	}
+}
+
+// closeKeyPoint is the key point of a close of h (Close, ReflectClose); it
+// reports whether the caller is to close the channel, then call closeDone
+// (false while unwinding).
+func closeKeyPoint(site string, h *hchan) (*gstate, bool) {
 	e := eng
 	g, m := e.enter()
 	switch m {
 	case modeControl:
-		h := schanOf(ch)
 		g.p = pending{op: strategy.OpClose, site: site, obj: uintptr(unsafe.Pointer(h)), ch: h}
 		e.point(g)
 		e.chanClose(g, h)
 		e.mu.Unlock()
 	case modeSkip:
-		return
+		return g, false
 	}
-	close(ch)
-	e.touchAsync(schanOf(ch))
-	e.opDone(g)
+	return g, true
+}
+
+// closeDone follows the real close of h by g.
+func closeDone(g *gstate, h *hchan) {
+	eng.touchAsync(h)
+	eng.opDone(g)
 }
 
 // Case is one case of a select, built by SendCase or RecvCase.

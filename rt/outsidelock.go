@@ -136,15 +136,21 @@ func plainUnlock(m *sync.Mutex) {
 	m.Unlock()
 }
 
-func plainTryLock(m *sync.Mutex) bool {
-	if !eng.outsideLock(unsafe.Pointer(m), false, true) {
+// outsideTry is a TryLock (TryRLock if read) outside control: the model's
+// hold, then the real one, or neither.
+func outsideTry(p unsafe.Pointer, read bool, try func() bool) bool {
+	if !eng.outsideLock(p, read, true) {
 		return false
 	}
-	if !m.TryLock() {
-		eng.outsideUnlock(unsafe.Pointer(m), false)
+	if !try() {
+		eng.outsideUnlock(p, read)
 		return false
 	}
 	return true
+}
+
+func plainTryLock(m *sync.Mutex) bool {
+	return outsideTry(unsafe.Pointer(m), false, m.TryLock)
 }
 
 func plainRWLock(m *sync.RWMutex) {
@@ -158,14 +164,7 @@ func plainRWUnlock(m *sync.RWMutex) {
 }
 
 func plainRWTryLock(m *sync.RWMutex) bool {
-	if !eng.outsideLock(unsafe.Pointer(m), false, true) {
-		return false
-	}
-	if !m.TryLock() {
-		eng.outsideUnlock(unsafe.Pointer(m), false)
-		return false
-	}
-	return true
+	return outsideTry(unsafe.Pointer(m), false, m.TryLock)
 }
 
 func plainRLock(m *sync.RWMutex) {
@@ -179,12 +178,5 @@ func plainRUnlock(m *sync.RWMutex) {
 }
 
 func plainTryRLock(m *sync.RWMutex) bool {
-	if !eng.outsideLock(unsafe.Pointer(m), true, true) {
-		return false
-	}
-	if !m.TryRLock() {
-		eng.outsideUnlock(unsafe.Pointer(m), true)
-		return false
-	}
-	return true
+	return outsideTry(unsafe.Pointer(m), true, m.TryRLock)
 }

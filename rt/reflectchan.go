@@ -4,9 +4,6 @@ package rt
 
 import (
 	"reflect"
-	"unsafe"
-
-	"github.com/period-dev/period/strategy"
 )
 
 // Channel operations through package reflect (reflect.Select and the Send,
@@ -147,18 +144,8 @@ func ReflectClose(site string, v reflect.Value) {
 		v.Close()
 		return
 	}
-	e := eng
-	g, m := e.enter()
-	switch m {
-	case modeControl:
-		g.p = pending{op: strategy.OpClose, site: site, obj: uintptr(unsafe.Pointer(h)), ch: h}
-		e.point(g)
-		e.chanClose(g, h)
-		e.mu.Unlock()
-	case modeSkip:
-		return
+	if g, ok := closeKeyPoint(site, h); ok {
+		v.Close()
+		closeDone(g, h)
 	}
-	v.Close()
-	e.touchAsync(h)
-	e.opDone(g)
 }

@@ -24,9 +24,11 @@ import (
 //     fires at the next decision;
 //   - when every goroutine is blocked, the clock jumps to the earliest
 //     wake-up (a test that sleeps an hour finishes at once);
-//   - when goroutines only poll (yield, spin on a load, select with default,
-//     fail a TryLock) for pollJump steps, they wait as much as blocked ones
-//     do: the clock jumps too, so a busy-polling goroutine cannot freeze it.
+//   - when goroutines only poll (yield, select with default, fail a
+//     TryLock) pollJump times with no effect between, they wait as much as
+//     blocked ones do: the clock jumps too, so a busy-polling goroutine
+//     cannot freeze it; atomic loads in a row make time pass faster and
+//     faster (loadDrift), so a spin on a flag ends too.
 //
 // Inside a synctest bubble time moves only when everyone is blocked, as
 // synctest makes it.
@@ -180,7 +182,7 @@ func (e *engine) pollWait() bool {
 	if e.bubble || e.pollYields < pollJump || e.pollYields%pollJump != 0 {
 		return false
 	}
-	next := e.clock.nextDue(e)
+	next := e.clock.nextDue(e, false)
 	if next < 0 {
 		return false
 	}
@@ -188,35 +190,36 @@ func (e *engine) pollWait() bool {
 }
 
 // nextDue is the earliest wake-up of a blocked sleeper or an active timer
-// whose firing changes something (-1: none); it makes c.due exact.
-func (c *vclock) nextDue(e *engine) int64 {
+// (-1: none). A futile timer (a ticker whose channel still holds a tick)
+// counts only for the drifted clock (futile true): firing it as time passes
+// drops the tick and sets the next, as a real ticker does, but a jump of the
+// clock to it would change nothing.
+func (c *vclock) nextDue(e *engine, futile bool) int64 {
 	next := e.nextWake()
 	for _, t := range c.timers {
-		if t.active && (next < 0 || t.when < next) && !t.futile() {
+		if t.active && (next < 0 || t.when < next) && (futile || !t.futile()) {
 			next = t.when
 		}
 	}
-	c.due = next
 	return next
 }
 
 // passTo moves the clock to at (drift folded in) and fires what is due by
-// then. It reports whether anything was due. e.mu is held.
+// then; c.due becomes exact. It reports whether anything was due. e.mu is
+// held.
 func (c *vclock) passTo(e *engine, at int64) bool {
-	next := c.nextDue(e)
-	if at > c.now {
-		c.now = at
-	}
+	next := c.nextDue(e, true)
+	c.now = max(c.now, at)
 	e.drift = 0
-	if next < 0 || next > c.now {
-		return false
+	fired := next >= 0 && next <= c.now
+	if fired {
+		e.clockMoved()
+		timerFiring.Store(true)
+		c.fire(e)
+		timerFiring.Store(false)
 	}
-	e.clockMoved()
-	timerFiring.Store(true)
-	c.fire(e)
-	timerFiring.Store(false)
-	c.nextDue(e)
-	return true
+	c.due = c.nextDue(e, true)
+	return fired
 }
 
 // advance moves the clock to the next wake-up (a sleeping goroutine or a
@@ -234,7 +237,7 @@ func (c *vclock) advance(e *engine) bool {
 			panic(fmt.Sprintf("period: next wake-up %d, full pass %d", next, full))
 		}
 	}
-	if next = c.nextDue(e); next < 0 {
+	if next = c.nextDue(e, false); next < 0 {
 		return false
 	}
 	return c.passTo(e, max(next, e.vnow()))
@@ -273,7 +276,12 @@ func (c *vclock) fire(e *engine) {
 			t.ctx.cancel(context.DeadlineExceeded, t.ctx.cause, t.vc)
 		}
 		if t.period > 0 {
+			// The next tick after now, as Go's runtime sets it: ticks
+			// missed while the clock jumped past them are dropped.
 			t.when += t.period
+			if t.when <= c.now {
+				t.when += ((c.now-t.when)/t.period + 1) * t.period
+			}
 		} else {
 			t.active = false
 			t.vc = nil // a Reset sets it again; a dead timer keeps no clock

@@ -466,3 +466,26 @@ func TestOKTimerMethodValues(t *testing.T) {
 		t.Fatal("the reset timer did not fire")
 	}
 }
+
+// A ticker keeps ticking while a goroutine works and takes its ticks in a
+// select with default.
+func TestOKTicksWhileWorking(t *testing.T) {
+	tk := time.NewTicker(100 * time.Microsecond)
+	defer tk.Stop()
+	var mu sync.Mutex
+	n, ticks := 0, 0
+	deadline := time.Now().Add(50 * time.Millisecond)
+	for ticks < 3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d ticks in 50ms of work", ticks)
+		}
+		mu.Lock()
+		n++
+		mu.Unlock()
+		select {
+		case <-tk.C:
+			ticks++
+		default:
+		}
+	}
+}
