@@ -27,8 +27,8 @@ import (
 //   - when goroutines only poll (yield, select with default, fail a
 //     TryLock) pollJump times with no effect between, they wait as much as
 //     blocked ones do: the clock jumps too, so a busy-polling goroutine
-//     cannot freeze it; atomic loads in a row make time pass faster and
-//     faster (loadDrift), so a spin on a flag ends too.
+//     cannot freeze it; atomic loads in a row make time pass faster, up to
+//     ten times (loadDrift), so a spin on a flag ends too.
 //
 // Inside a synctest bubble time moves only when everyone is blocked, as
 // synctest makes it.
@@ -120,18 +120,23 @@ const stepDrift = int64(100 * time.Nanosecond)
 // the lock) before the clock jumps to the next wake-up, as it does when
 // everyone is blocked: these operations say "I am waiting". Loads and
 // reads do not (a goroutine may read a lot of shared data, racing a
-// timeout); atomic loads in a row only make time pass faster and faster
-// (loadDrift), so a spin on a flag ends too.
+// timeout); atomic loads in a row only make time pass faster, up to ten
+// times (loadDrift), so a spin on a flag ends too.
 const pollJump = 256
 
 // loadDrift is the extra time the k-th atomic load in a row with no effect
-// takes: stepDrift*k/1024, so that a spin of n loads waits about
-// n*n/20 µs (10 ms: 14,000 loads; a second: 140,000), and ten thousand
-// loads of some computation take about 6 ms.
+// takes: stepDrift*k/1024, up to 9*stepDrift from the 9,216th on. A spin on
+// a flag that a sleeper sets waits about 14,000 loads for 10 ms and a
+// million for a second; a computation that reads atomics without writing
+// spends about 6 ms on ten thousand loads and 0.1 s on a hundred thousand.
+// The cap keeps long read-only work from outrunning a timeout set against
+// it by far more than -race would. e.mu is held.
 func (e *engine) loadDrift() {
 	e.loads++
-	e.drift += stepDrift * int64(e.loads) / 1024
+	e.drift += stepDrift * int64(min(e.loads, loadDriftCap)) / 1024
 }
+
+const loadDriftCap = 9 * 1024
 
 // wakeSlack is how late a sleep or a timer wakes after its duration, as on
 // every real machine (timer resolution and scheduling latency are tens of
@@ -155,15 +160,16 @@ func (e *engine) vnow() int64 { return e.clock.now + e.drift }
 // reading costs time on a real machine, and a loop that only reads the
 // clock (a deadline loop without key points) must see it pass. Readings
 // in a row with no effect between them (e.effect) add a little more each
-// (100 ns, then 100 ns more every 16 readings), so waiting for a deadline d
-// takes about sqrt(d/3 ns) readings (20 ms: 2,500; a minute: 140,000),
-// while a thousand readings in some loop add only about 3 ms. e.mu is held.
+// (100 ns, then 100 ns more every 16 readings, up to 1 µs), so a deadline
+// loop of 20 ms ends after about 20,000 readings (no key point among them:
+// fast in real time), while a hundred thousand readings in some loop add at
+// most 0.1 s. e.mu is held.
 func (e *engine) nowDrift() {
 	if e.nowSince != e.lastEffect || e.nowStreak == 0 {
 		e.nowSince, e.nowStreak = e.lastEffect, 0
 	}
 	e.nowStreak++
-	e.drift += stepDrift * int64(1+e.nowStreak/16)
+	e.drift += stepDrift * int64(1+min(e.nowStreak/16, 9))
 }
 
 // dueNow fires what the drifted clock has reached: the clock moves on to
