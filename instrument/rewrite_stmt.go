@@ -729,11 +729,27 @@ func mapCore(t types.Type) *types.Map {
 		return m
 	}
 	var core *types.Map
-	same := true
+	for _, t := range typeSetTerms(tp) {
+		m, ok := t.Underlying().(*types.Map)
+		switch {
+		case !ok:
+			return nil
+		case core == nil:
+			core = m
+		case !types.Identical(core, m):
+			return nil
+		}
+	}
+	return core
+}
+
+// typeSetTerms lists the types of a type parameter's constraint: the terms
+// of its unions and embedded types, through embedded interfaces.
+func typeSetTerms(tp *types.TypeParam) []types.Type {
+	var terms []types.Type
 	var visit func(iface *types.Interface)
 	visit = func(iface *types.Interface) {
 		for i := 0; i < iface.NumEmbeddeds(); i++ {
-			var terms []types.Type
 			switch e := types.Unalias(iface.EmbeddedType(i)).(type) {
 			case *types.Union:
 				for j := 0; j < e.Len(); j++ {
@@ -746,26 +762,12 @@ func mapCore(t types.Type) *types.Map {
 				}
 				terms = append(terms, e)
 			}
-			for _, t := range terms {
-				m, ok := t.Underlying().(*types.Map)
-				switch {
-				case !ok:
-					same = false
-				case core == nil:
-					core = m
-				case !types.Identical(core, m):
-					same = false
-				}
-			}
 		}
 	}
 	if iface, ok := tp.Underlying().(*types.Interface); ok {
 		visit(iface)
 	}
-	if !same {
-		return nil
-	}
-	return core
+	return terms
 }
 
 // rangeWrites reports for k, v = range x whose k or v is instrumented memory
@@ -899,29 +901,8 @@ func chanCore(t types.Type) *types.Chan {
 		c, _ := t.Underlying().(*types.Chan)
 		return c
 	}
-	var terms []types.Type
-	var visit func(iface *types.Interface)
-	visit = func(iface *types.Interface) {
-		for i := 0; i < iface.NumEmbeddeds(); i++ {
-			switch e := types.Unalias(iface.EmbeddedType(i)).(type) {
-			case *types.Union:
-				for j := 0; j < e.Len(); j++ {
-					terms = append(terms, e.Term(j).Type())
-				}
-			default:
-				if in, ok := e.Underlying().(*types.Interface); ok {
-					visit(in)
-					continue
-				}
-				terms = append(terms, e)
-			}
-		}
-	}
-	if iface, ok := tp.Underlying().(*types.Interface); ok {
-		visit(iface)
-	}
 	var core *types.Chan
-	for _, t := range terms {
+	for _, t := range typeSetTerms(tp) {
 		c, ok := t.Underlying().(*types.Chan)
 		if !ok {
 			return nil
