@@ -699,7 +699,9 @@ func (r *rewriter) mapRange(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
 		set.Rhs = append(set.Rhs, call)
 	}
 	writes := r.loopVarWrites(s)
-	x := r.expr(s.X)
+	// Iterating reads the map, as -race sees it: a write by another
+	// goroutine, unordered with the range, is a race.
+	x := r.hook(pos, "MapR", r.site(pos), r.expr(s.X))
 	r.block(s.Body)
 	s.Body.List = append(writes, s.Body.List...)
 	if set != nil {

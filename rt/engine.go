@@ -182,6 +182,7 @@ type engine struct {
 	nowStreak  int   // time.Now readings since the step nowSince (time.go: nowDrift)
 	nowSince   int
 	loads      int          // atomic operations since lastEffect (time.go: loadDrift)
+	jumpTo     int64        // an early wake-up chosen in this step: the clock jumps there at the next decision (time.go: early)
 	bubbleAt   int64        // the clock when the synctest bubble began
 	forced     int          // decisions in this run where fairness overrode the strategy (unfairBound)
 	lastEffect int          // the last step whose operation can change state (not a poll: Op.IsPoll)
@@ -398,6 +399,9 @@ func (e *engine) decide(from *gstate) {
 		}
 	}
 	for !e.finished {
+		if e.jumpEarly() {
+			continue // a timer set in the last step was chosen to fire at once
+		}
 		enabled := e.enabled()
 		if e.dueNow() {
 			continue // timers fired, sleepers woke: the enabled set changed

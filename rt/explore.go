@@ -50,6 +50,10 @@ type Config struct {
 	// so that a fresh process gives it the package state go test gives it.
 	Prelude  []string `json:",omitempty"`
 	Parallel bool     // strategies that release runs (PERIOD's last period) run them free: see free.go
+	// EarlyTimers: a timer, sleep or deadline set to at most this far ahead
+	// may fire as soon as it is set, a choice the strategy makes (time.go:
+	// early). 0: timers fire when the clock reaches them, never before.
+	EarlyTimers time.Duration `json:",omitempty"`
 
 	MaxSteps int // steps per schedule before a hang is reported
 	// AdaptiveSteps derives the step limit from the test itself (the user
@@ -98,6 +102,13 @@ type Config struct {
 	TraceRun  int
 	TraceFile string
 }
+
+// DefaultEarlyTimers is period test's -early-timers: wake-ups set at most
+// this far ahead may fire at once (see engine.early). A goroutine that is
+// runnable on an idle machine runs within tens of microseconds; waits of a
+// millisecond or more are how tests (and mock clocks) let other goroutines
+// run first, and firing those early would fail such tests falsely.
+const DefaultEarlyTimers = 100 * time.Microsecond
 
 type config struct {
 	Config
@@ -342,6 +353,7 @@ func Explore(t *testing.T, tests []Test) {
 			t.Fatal(err)
 		}
 		cfg.Short, cfg.Tags, cfg.Instrument, cfg.Uninstrumented = rep.Short, rep.Tags, rep.Instrument, rep.Uninstrumented
+		cfg.EarlyTimers = rep.EarlyTimers // the file's choices include early wake-ups only if its exploration offered them
 	}
 	// The runner passes -short in the configuration, so that a replay file
 	// can carry it too; package testing reads the flag when a test asks.
@@ -391,7 +403,7 @@ func (e *engine) resetRun(idx int) {
 	e.log.reset()
 	e.choices = nil
 	e.stopping, e.finished, e.rootDone, e.cut, e.outsideWait = false, false, false, false, ""
-	e.bubble, e.drift, e.nowStreak, e.nowSince, e.loads = false, 0, 0, 0, 0
+	e.bubble, e.drift, e.nowStreak, e.nowSince, e.loads, e.jumpTo = false, 0, 0, 0, 0, 0
 	e.afterRoot, e.rootAt = 0, 0
 	e.runDone = make(chan struct{})
 	e.bugs = nil
@@ -642,7 +654,7 @@ func (e *engine) traceOf(cfg Config, test string, schedule int, b bug) *trace.Tr
 	return &trace.Trace{
 		Package: cfg.Package, Dir: cfg.Dir, Test: test, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound, NoRace: cfg.NoRace,
 		Short: cfg.Short, Tags: cfg.Tags, Instrument: cfg.Instrument, Uninstrumented: cfg.Uninstrumented,
-		Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
+		EarlyTimers: cfg.EarlyTimers, Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
 		Shared: e.mem.sharedSites(), Entries: e.entries(b.upTo),
 	}
 }

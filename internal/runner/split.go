@@ -336,7 +336,8 @@ func resumeKey(c rt.Config) string {
 		IgnoreLeak       []string
 		MaxSteps         int
 		AdaptiveSteps    bool
-	}{c.Strategy, c.Seed, c.Bound, c.Continue, c.NoRace, c.Focus, c.Leaks, c.IgnoreLeak, c.MaxSteps, c.AdaptiveSteps})
+		EarlyTimers      time.Duration `json:",omitempty"`
+	}{c.Strategy, c.Seed, c.Bound, c.Continue, c.NoRace, c.Focus, c.Leaks, c.IgnoreLeak, c.MaxSteps, c.AdaptiveSteps, c.EarlyTimers})
 	return string(k)
 }
 
