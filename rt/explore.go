@@ -213,6 +213,9 @@ type Summary struct {
 	// stops there. AbandonedWhy says which goroutine and where.
 	Abandoned    int    `json:",omitempty"`
 	AbandonedWhy string `json:",omitempty"`
+	// TimedOut: period test's -timeout ended the exploration before the
+	// budget (set by the runner); Schedules counts the schedules finished.
+	TimedOut bool `json:",omitempty"`
 }
 
 // countBuggy adds one schedule's bug kinds to s.Buggy, each kind once.

@@ -322,6 +322,24 @@ func TestManyStepsAreNotAHang(t *testing.T) {
 	}
 }
 
+// -timeout is a budget of time, not a verdict: an exploration it ends gets
+// a summary of the schedules it finished, marked TimedOut, and no bug
+// (the schedule in flight was a "hang" before).
+func TestTimeoutEndsExplorationWithoutVerdict(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/bigwork")
+	for _, strat := range []string{"period", "random"} { // random splits its schedules over -p processes
+		code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "1000", "-strategy", strat, "-p", "2", "-race=false", "-timeout", "3s",
+			"-run", "^TestManyOperations$", "-o", t.TempDir(), dir)
+		s, ok := sums["TestManyOperations"]
+		if code != 0 || !ok || len(s.Bugs) != 0 || !s.TimedOut || s.Schedules >= 1000 {
+			t.Errorf("%s: exit %d, %+v; want 0 and a TimedOut summary without bugs: %s", strat, code, s, stderr)
+		}
+	}
+}
+
 // Leak reports say where each left goroutine was created and in which
 // function it waits; -leaks and -ignore-leak silence what a user accepts.
 func TestLeakReportsAndFilters(t *testing.T) {

@@ -244,6 +244,12 @@ func exploreSplit(ctx context.Context, b Binary, opts Options, test string, pool
 		owner := map[int]*worker{}
 		msgs := map[failKey]*failMsg{}
 		for _, wk := range ws {
+			if errors.Is(wk.err, errTimeout) {
+				// -timeout: the schedules committed so far are the result.
+				opts.Progress("%s: stopped by -timeout after %d schedules", test, committed)
+				total.TimedOut = true
+				return total, nil
+			}
 			if wk.err != nil {
 				return Result{}, wk.err
 			}
