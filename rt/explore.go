@@ -216,6 +216,9 @@ type Summary struct {
 	// TimedOut: period test's -timeout ended the exploration before the
 	// budget (set by the runner); Schedules counts the schedules finished.
 	TimedOut bool `json:",omitempty"`
+	// Interrupted: Ctrl-C or SIGTERM stopped the exploration (set by the
+	// runner); its bugs so far are kept, not confirmed in a fresh process.
+	Interrupted bool `json:",omitempty"`
 }
 
 // countBuggy adds one schedule's bug kinds to s.Buggy, each kind once.

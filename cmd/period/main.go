@@ -316,7 +316,7 @@ func testPackages(ctx context.Context, patterns []string, prep instrument.Prepar
 		binary := runner.Binary{Path: bin, Dir: pkg.Dir, Package: pkg.ImportPath, Tests: pkg.Tests}
 		for _, r := range results {
 			s := report.Summary(r, pkg.Uninstrumented)
-			if minBudget > 0 {
+			if minBudget > 0 && ctx.Err() == nil {
 				minimizeBugs(ctx, binary, &s, minBudget, runner.Options{Config: cfg}, p)
 			}
 			if html != "" {
@@ -332,6 +332,10 @@ func testPackages(ctx context.Context, patterns []string, prep instrument.Prepar
 		}
 		return exitOK
 	})
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "period: interrupted")
+		return exitError
+	}
 	if status == exitError {
 		return status
 	}

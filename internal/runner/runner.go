@@ -154,15 +154,16 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 		if runErr == nil {
 			return nil, fmt.Errorf("test process ended without results for %s", remaining[0])
 		}
-		if errors.Is(runErr, context.Canceled) {
-			return nil, runErr
-		}
-		if errors.Is(runErr, errTimeout) {
-			// -timeout is the exploration's budget of time, not a verdict:
-			// the schedule in flight is dropped, and every test not done
-			// gets a summary of what was explored.
+		if stopped := errors.Is(runErr, context.Canceled); stopped || errors.Is(runErr, errTimeout) {
+			// -timeout is the exploration's budget of time, and Ctrl-C the
+			// user's word, not verdicts: the schedule in flight is dropped,
+			// and every test not done gets a summary of what was explored.
+			why := "-timeout"
+			if stopped {
+				why = "an interrupt"
+			}
 			if inFlight != "" {
-				opts.Progress("%s: stopped by -timeout in schedule %d", inFlight, flightSchedule)
+				opts.Progress("%s: stopped by %s in schedule %d", inFlight, why, flightSchedule)
 			}
 			for _, t := range remaining {
 				r := results[t]
@@ -173,7 +174,7 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 				if t == inFlight && r.Schedules < flightSchedule-1 {
 					r.Schedules = flightSchedule - 1
 				}
-				r.TimedOut = true
+				r.TimedOut, r.Interrupted = !stopped, stopped
 			}
 			break
 		}
@@ -239,6 +240,12 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 		if r := results[t]; r != nil {
 			out = append(out, *r)
 		}
+	}
+	if ctx.Err() != nil {
+		for i := range out {
+			out[i].Interrupted = true // its verdicts cannot be confirmed now
+		}
+		return out, nil
 	}
 	confirmAll(ctx, b, opts, out, deadline)
 	return out, nil
