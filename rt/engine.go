@@ -103,6 +103,14 @@ type gstate struct {
 	blockGen uint32   // tells live registrations from stale ones
 	misses   uint8    // decisions in a row at which g, a candidate, was not ready
 	helper   bool     // started by Period on the standard library's behalf: never a leak
+	// Spin parking (spin.go): the objects g polled since its last effect,
+	// whether there were too many, whether g waits at a Gosched for one of
+	// them to be written, and the address of a CompareAndSwap in progress.
+	spinKeys []uintptr
+	spinMany bool
+	spinPark bool
+	casAt    uintptr
+	yields   int // Gosched calls in a row with no key point between them (spin.go: pureYield)
 }
 
 // choiceRec is an open choice made after the first at events of the run.
@@ -183,6 +191,8 @@ type engine struct {
 	nowSince   int
 	loads      int          // atomic operations since lastEffect (time.go: loadDrift)
 	jumpTo     int64        // an early wake-up chosen in this step: the clock jumps there at the next decision (time.go: early)
+	spinners   []*gstate    // goroutines parked at a Gosched (spin.go), some maybe woken since
+	spinParked int          // how many of them are still parked
 	bubbleAt   int64        // the clock when the synctest bubble began
 	forced     int          // decisions in this run where fairness overrode the strategy (unfairBound)
 	lastEffect int          // the last step whose operation can change state (not a poll: Op.IsPoll)
@@ -305,6 +315,9 @@ func (e *engine) point(g *gstate) {
 	e.seq++
 	g.seq = e.seq
 	g.lastSite = g.p.site
+	if g.p.op != strategy.OpYield {
+		g.yields = 0
+	}
 	if g != e.cur {
 		// A settling partner, or a detached goroutine coming back.
 		if g.status == gDetached {
@@ -407,6 +420,9 @@ func (e *engine) decide(from *gstate) {
 			continue // timers fired, sleepers woke: the enabled set changed
 		}
 		if len(enabled) == 0 {
+			if e.wakeSpinners() {
+				continue // nothing else can run: the spinners poll again
+			}
 			if e.free && e.anyRunning() {
 				// Free goroutines will reach key points (or exit): not blocked.
 				e.cur = nil
@@ -506,6 +522,7 @@ func (e *engine) decide(from *gstate) {
 		e.stepped(next)
 		if !next.p.op.IsPoll() {
 			e.effect()
+			next.acted()
 		} else if op := next.p.op; op == strategy.OpYield || op == strategy.OpSelect || op == strategy.OpTryLock {
 			e.pollYields++
 		} else if op == strategy.OpAtomic && !e.bubble {
@@ -579,6 +596,8 @@ func (e *engine) ready(g *gstate) bool {
 		return false
 	case strategy.OpSleep:
 		return e.clock.now >= p.wakeAt
+	case strategy.OpYield:
+		return !g.spinPark
 	}
 	switch p.wait {
 	case waitLock:

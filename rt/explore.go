@@ -72,6 +72,9 @@ type Config struct {
 	// goroutine with one on its stack, or created by one, is not reported.
 	IgnoreLeak []string
 	HangAfter  time.Duration // nothing but detached goroutines for this long: hang
+	// NativeHang: with strategy native, a run that has not returned after
+	// this long (real time; 0: defaultNativeHang) is a hang.
+	NativeHang time.Duration `json:",omitempty"`
 
 	OutDir  string // where replay files go
 	Results string // JSON-lines file the results are appended to
@@ -102,6 +105,10 @@ type Config struct {
 	TraceRun  int
 	TraceFile string
 }
+
+// defaultNativeHang is how long a native run may take before it is a
+// hang (Config.NativeHang).
+const defaultNativeHang = time.Minute
 
 // DefaultEarlyTimers is period test's -early-timers: wake-ups set at most
 // this far ahead may fire at once (see engine.early). A goroutine that is
@@ -410,6 +417,8 @@ func (e *engine) resetRun(idx int) {
 	e.choices = nil
 	e.stopping, e.finished, e.rootDone, e.cut, e.outsideWait = false, false, false, false, ""
 	e.bubble, e.drift, e.nowStreak, e.nowSince, e.loads, e.jumpTo = false, 0, 0, 0, 0, 0
+	clear(e.spinners)
+	e.spinners, e.spinParked = e.spinners[:0], 0
 	e.afterRoot, e.rootAt = 0, 0
 	e.runDone = make(chan struct{})
 	e.bugs = nil
@@ -716,6 +725,18 @@ func exploreNative(t *testing.T, tt Test, cfg Config, restores []func(), sum Sum
 		out.write(progress{Action: "run", Test: tt.Name, Schedule: i})
 		var panicked any
 		failed := false
+		hang := cfg.NativeHang
+		if hang <= 0 {
+			hang = defaultNativeHang
+		}
+		// A run that never returns (a deadlock Go's runtime does not see,
+		// because a timer or ticker is still alive) is a hang, as go test
+		// would report at its -timeout: say so and end the process, which
+		// the runner records (hangLine) before it goes on.
+		watch := time.AfterFunc(hang, func() {
+			fmt.Fprintf(os.Stderr, "\nperiod: hang at : the test did not return within %v when run natively (go test would wait for its -timeout)\n", hang)
+			os.Exit(3)
+		})
 		t.Run(fmt.Sprintf("%s/s%d", tt.Name, i), func(t *testing.T) {
 			defer func() {
 				panicked = recover()
@@ -723,6 +744,7 @@ func exploreNative(t *testing.T, tt Test, cfg Config, restores []func(), sum Sum
 			}()
 			tt.F(t)
 		})
+		watch.Stop()
 		sum.Schedules = i
 		var b *BugReport
 		if panicked != nil {

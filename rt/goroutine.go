@@ -61,6 +61,11 @@ func Gosched(site string) {
 	case modePlain:
 		runtime.Gosched()
 	case modeControl:
+		if e.pureYield(g) {
+			e.mu.Unlock()
+			return
+		}
+		e.yieldPark(g)
 		e.keyPoint(g, strategy.OpYield, site, nil)
 		e.hookDone(g)
 	}
