@@ -111,6 +111,7 @@ type gstate struct {
 	spinPark bool
 	casAt    uintptr
 	yields   int // Gosched calls in a row with no key point between them (spin.go: pureYield)
+	skips    int // hooks called after the run ended (enter: maxSkips)
 }
 
 // choiceRec is an open choice made after the first at events of the run.
@@ -280,6 +281,14 @@ const (
 	modeSkip                // the goroutine is unwinding an ended run: do nothing
 )
 
+// maxSkips is how many hooks a goroutine may call after its run ended
+// before the deferred call it is in is ended (enter); a Gosched counts
+// skipYield times. A spin on a lock whose holder was unwound never ends.
+const (
+	maxSkips  = 1 << 20
+	skipYield = 64
+)
+
 // enter identifies the calling goroutine. With modeControl it returns with e.mu held.
 func (e *engine) enter() (*gstate, mode) {
 	if !e.active.Load() {
@@ -291,7 +300,19 @@ func (e *engine) enter() (*gstate, mode) {
 	if g != nil && (g.abort || e.finished) {
 		// Unwinding (its status is already gDone): deferred unlocks and
 		// the like must not touch the real objects, which the model owned.
+		g.skips++
+		stuck, unwinding := g.skips > maxSkips, g.status == gDone
 		e.mu.Unlock()
+		if stuck {
+			// Its deferred code polls for something that can no longer
+			// happen (a spin lock held by a goroutine that was unwound in
+			// its critical section): end that deferred call, so that the
+			// run returns and exploration goes on.
+			if unwinding {
+				runtime.Goexit()
+			}
+			g.unwind()
+		}
 		return g, modeSkip
 	}
 	if g == nil || g.status == gDone {

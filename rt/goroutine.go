@@ -60,6 +60,10 @@ func Gosched(site string) {
 	switch md {
 	case modePlain:
 		runtime.Gosched()
+	case modeSkip:
+		e.mu.Lock()
+		g.skips += skipYield - 1 // a yield after the run ended only waits: end such a spin sooner
+		e.mu.Unlock()
 	case modeControl:
 		if e.pureYield(g) {
 			e.mu.Unlock()

@@ -79,3 +79,34 @@ func TestSpinnersPark(t *testing.T) {
 		t.Errorf("parking spinners saved too little: %d steps against %d", park.Steps, spin.Steps)
 	}
 }
+
+// spinAfterStop: a goroutine holds a CAS spin lock and blocks forever, so
+// the run ends in a deadlock; the test goroutine's deferred call then spins
+// on that lock while unwinding, which can never succeed.
+func spinAfterStop(t *testing.T) {
+	var lock uint32
+	lockIt := func() {
+		for !CASDone(atomic.CompareAndSwapUint32(AtomicCAS("cas", &lock), 0, 1)) {
+			Gosched("spin")
+		}
+	}
+	defer lockIt()
+	never := make(chan struct{})
+	Go("holder", func() {
+		lockIt()
+		Recv("never", never)
+	})
+	Recv("wait", never)
+}
+
+func init() { programs["spinafterstop"] = spinAfterStop }
+
+// TestSpinWhileUnwinding: the deadlock is reported and the exploration
+// ends, although the unwinding test goroutine's deferred call would spin
+// forever (it is ended after a bounded number of hooks).
+func TestSpinWhileUnwinding(t *testing.T) {
+	s := runChild(t, "spinafterstop", Config{Budget: 5, Seed: 1, NoRace: true})
+	if len(s.Bugs) != 1 || s.Bugs[0].Kind != "deadlock" {
+		t.Fatalf("want the deadlock: %+v", s)
+	}
+}
