@@ -101,6 +101,7 @@ type rewriter struct {
 	fset *token.FileSet
 	info *types.Info
 	pkg  *types.Package
+	tb   types.Type // testing.TB once looked up (testingTB); Typ[Invalid] if not in the build
 	opts RewriteOptions
 	file *ast.File
 

@@ -64,6 +64,49 @@ var lateHooks = map[string]string{
 	"Fail": "TFail", "FailNow": "TFailNow",
 }
 
+// tbMethod reports whether fn, a method of an interface, has the
+// signature of testing.TB's method of the same name: a *testing.T may be
+// behind the interface (a logger's TestingT).
+func (r *rewriter) tbMethod(fn *types.Func) bool {
+	tb := r.testingTB()
+	if tb == nil {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(tb, false, nil, fn.Name())
+	m, ok := obj.(*types.Func)
+	return ok && types.Identical(m.Type().(*types.Signature), fn.Type().(*types.Signature))
+}
+
+// testingTB finds testing.TB among the packages the file's package imports,
+// directly or not (nil if testing is not in the build).
+func (r *rewriter) testingTB() types.Type {
+	if r.tb == nil {
+		r.tb = types.Typ[types.Invalid]
+		seen := map[*types.Package]bool{}
+		var visit func(p *types.Package)
+		visit = func(p *types.Package) {
+			if seen[p] || r.tb != types.Typ[types.Invalid] {
+				return
+			}
+			seen[p] = true
+			if p.Path() == "testing" {
+				if o := p.Scope().Lookup("TB"); o != nil {
+					r.tb = o.Type()
+				}
+				return
+			}
+			for _, q := range p.Imports() {
+				visit(q)
+			}
+		}
+		visit(r.pkg)
+	}
+	if r.tb == types.Typ[types.Invalid] {
+		return nil
+	}
+	return r.tb
+}
+
 // call rewrites a call expression. The result is always a *ast.CallExpr
 // (defer and go need one).
 func (r *rewriter) call(c *ast.CallExpr) *ast.CallExpr {
@@ -289,6 +332,14 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 			// tb.Log(...) with tb a testing.TB
 			r.args(c)
 			out := r.hook(pos, h, append([]ast.Expr{r.expr(f.X)}, c.Args...)...)
+			out.Ellipsis, out.Rparen = c.Ellipsis, c.Rparen
+			return out
+		}
+		if h, ok := lateHooks[fn.Name()]; ok && fn.Pkg().Path() != "testing" && r.tbMethod(fn) {
+			// x.Logf(...) with x an interface of the user's that has
+			// testing.TB's method: rt.TLogfAny looks whether x is a T
+			r.args(c)
+			out := r.hook(pos, h+"Any", append([]ast.Expr{r.expr(f.X)}, c.Args...)...)
 			out.Ellipsis, out.Rparen = c.Ellipsis, c.Rparen
 			return out
 		}

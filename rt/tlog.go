@@ -143,3 +143,108 @@ func TFailNow(tb testing.TB) {
 	lateFail(tb)
 	tb.FailNow()
 }
+
+// The Any forms are the same calls through an interface other than
+// testing.TB that has testing.TB's method (a logger's TestingT, as zaptest
+// declares one): the rewriter cannot know that the value is a *testing.T,
+// so they look.
+
+// TLogAny is x.Log(args...).
+func TLogAny(x any, args ...any) {
+	if tb, ok := x.(testing.TB); ok {
+		tb.Helper()
+		TLog(tb, args...)
+		return
+	}
+	x.(interface{ Log(...any) }).Log(args...)
+}
+
+// TLogfAny is x.Logf(format, args...).
+func TLogfAny(x any, format string, args ...any) {
+	if tb, ok := x.(testing.TB); ok {
+		tb.Helper()
+		TLogf(tb, format, args...)
+		return
+	}
+	x.(interface{ Logf(string, ...any) }).Logf(format, args...)
+}
+
+// TErrorAny is x.Error(args...).
+func TErrorAny(x any, args ...any) {
+	if tb, ok := x.(testing.TB); ok {
+		tb.Helper()
+		TError(tb, args...)
+		return
+	}
+	x.(interface{ Error(...any) }).Error(args...)
+}
+
+// TErrorfAny is x.Errorf(format, args...).
+func TErrorfAny(x any, format string, args ...any) {
+	if tb, ok := x.(testing.TB); ok {
+		tb.Helper()
+		TErrorf(tb, format, args...)
+		return
+	}
+	x.(interface{ Errorf(string, ...any) }).Errorf(format, args...)
+}
+
+// TFatalAny is x.Fatal(args...).
+func TFatalAny(x any, args ...any) {
+	if tb, ok := x.(testing.TB); ok {
+		tb.Helper()
+		TFatal(tb, args...)
+		return
+	}
+	x.(interface{ Fatal(...any) }).Fatal(args...)
+}
+
+// TFatalfAny is x.Fatalf(format, args...).
+func TFatalfAny(x any, format string, args ...any) {
+	if tb, ok := x.(testing.TB); ok {
+		tb.Helper()
+		TFatalf(tb, format, args...)
+		return
+	}
+	x.(interface{ Fatalf(string, ...any) }).Fatalf(format, args...)
+}
+
+// TSkipAny is x.Skip(args...).
+func TSkipAny(x any, args ...any) {
+	if tb, ok := x.(testing.TB); ok {
+		tb.Helper()
+		TSkip(tb, args...)
+		return
+	}
+	x.(interface{ Skip(...any) }).Skip(args...)
+}
+
+// TSkipfAny is x.Skipf(format, args...).
+func TSkipfAny(x any, format string, args ...any) {
+	if tb, ok := x.(testing.TB); ok {
+		tb.Helper()
+		TSkipf(tb, format, args...)
+		return
+	}
+	x.(interface{ Skipf(string, ...any) }).Skipf(format, args...)
+}
+
+// TFailAny is x.Fail().
+func TFailAny(x any) {
+	if tb, ok := x.(testing.TB); ok {
+		tb.Helper()
+		TFail(tb)
+		return
+	}
+	x.(interface{ Fail() }).Fail()
+}
+
+// TFailNowAny is x.FailNow().
+func TFailNowAny(x any) {
+	if tb, ok := x.(testing.TB); ok {
+		tb.Helper()
+		TFailNow(tb)
+		return
+	}
+	x.(interface{ FailNow() }).FailNow()
+}

@@ -16,8 +16,8 @@ func TestTestingModelLate(t *testing.T) {
 	}
 	dir, _ := filepath.Abs("testdata/testingmodel")
 	_, sums, stderr := periodJSON(t, "test", "-json", "-budget", "20", "-o", t.TempDir(), dir)
-	if len(sums) != 7 {
-		t.Fatalf("%d summaries, want 7: %s", len(sums), stderr)
+	if len(sums) != 9 {
+		t.Fatalf("%d summaries, want 9: %s", len(sums), stderr)
 	}
 	for test, want := range map[string]string{
 		"TestLateLog":        "after TestLateLog returned: Log in goroutine after TestLateLog has completed: late",
@@ -25,13 +25,15 @@ func TestTestingModelLate(t *testing.T) {
 		"TestLatePanic":      "panic in goroutine g0.1 after TestLatePanic returned: boom",
 		"TestLateFail":       "after TestLateFail returned: Fail in goroutine after TestLateFail has completed",
 		"TestLateSubtestLog": "after TestLateSubtestLog returned: Log in goroutine after TestLateSubtestLog/sub has completed: late sub",
+		// through a logger's own TestingT interface (GoBench's serving#6171)
+		"TestLateLogThroughInterface": "Log in goroutine after TestLateLogThroughInterface has completed: INFO late",
 	} {
 		bugs := sums[test].Bugs
 		if len(bugs) != 1 || bugs[0].Kind != "panic" || !strings.Contains(bugs[0].Message, want) {
 			t.Errorf("%s: want one panic saying %q, got %+v", test, want, bugs)
 		}
 	}
-	for _, test := range []string{"TestLogInTime", "TestSubtestLogParentAlive"} {
+	for _, test := range []string{"TestLogInTime", "TestSubtestLogParentAlive", "TestFakeTestingT"} {
 		if bugs := sums[test].Bugs; len(bugs) != 0 {
 			t.Errorf("%s: want no bug, got %+v", test, bugs)
 		}

@@ -73,3 +73,43 @@ func TestLateSubtestLog(t *testing.T) {
 		}()
 	})
 }
+
+// TestingT is how a logging library takes a test's T (zaptest declares one
+// like it): the calls through it are the T's own.
+type TestingT interface {
+	Logf(format string, args ...interface{})
+	Errorf(format string, args ...interface{})
+}
+
+type logger struct{ t TestingT }
+
+func (l logger) Info(msg string) { l.t.Logf("INFO %s", msg) }
+
+// go test: panic: Log in goroutine after TestLateLogThroughInterface has completed: INFO late
+func TestLateLogThroughInterface(t *testing.T) {
+	l := logger{t}
+	go func() {
+		time.Sleep(time.Millisecond)
+		l.Info("late")
+	}()
+}
+
+// A fake TestingT that is not a *testing.T is called as it is.
+type fakeT struct{ lines []string }
+
+func (f *fakeT) Logf(format string, args ...interface{})   { f.lines = append(f.lines, format) }
+func (f *fakeT) Errorf(format string, args ...interface{}) { f.lines = append(f.lines, format) }
+
+func TestFakeTestingT(t *testing.T) {
+	f := &fakeT{}
+	l := logger{f}
+	done := make(chan bool)
+	go func() {
+		l.Info("x")
+		done <- true
+	}()
+	<-done
+	if len(f.lines) != 1 {
+		t.Errorf("fake got %d lines", len(f.lines))
+	}
+}
