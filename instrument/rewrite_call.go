@@ -258,6 +258,40 @@ func (r *rewriter) casDone(c *ast.CallExpr, hook string) *ast.CallExpr {
 	return out
 }
 
+// randCall rewrites a call of a top-level function of math/rand or
+// math/rand/v2 that draws a number to draw it from the run's source
+// (rt/rand.go): rand.Intn(n) => rt.MathRand().Intn(n), rand.N(d) =>
+// rt.RandN(d). Constructors (New, NewSource, NewPCG...) are left alone.
+func (r *rewriter) randCall(c *ast.CallExpr, fun ast.Expr, fn *types.Func) *ast.CallExpr {
+	pos := c.Pos()
+	v2 := fn.Pkg().Path() == "math/rand/v2"
+	if v2 && fn.Name() == "N" {
+		r.args(c)
+		out := r.hook(pos, "RandN", c.Args...)
+		out.Rparen = c.Rparen
+		if ix, ok := fun.(*ast.IndexExpr); ok { // rand.N[time.Duration](d)
+			ix.X = out.Fun
+			out.Fun = ix
+		}
+		return out
+	}
+	obj := fn.Pkg().Scope().Lookup("Rand")
+	if obj == nil {
+		return nil
+	}
+	m, _, _ := types.LookupFieldOrMethod(types.NewPointer(obj.Type()), false, fn.Pkg(), fn.Name())
+	if mf, ok := m.(*types.Func); !ok || !types.Identical(mf.Type(), fn.Type()) {
+		return nil
+	}
+	hook := "MathRand"
+	if v2 {
+		hook = "MathRandV2"
+	}
+	r.args(c)
+	c.Fun = &ast.SelectorExpr{X: r.hook(pos, hook), Sel: ident(fn.Name(), pos)}
+	return c
+}
+
 // specialFunc rewrites calls of package functions that have a hook.
 func (r *rewriter) specialFunc(c *ast.CallExpr, fun ast.Expr, fn *types.Func) *ast.CallExpr {
 	path := fn.Pkg().Path()
@@ -267,6 +301,11 @@ func (r *rewriter) specialFunc(c *ast.CallExpr, fun ast.Expr, fn *types.Func) *a
 		r.args(c)
 		c.Args[0] = r.hook(c.Args[0].Pos(), atomicHook(fn.Name()), r.site(pos), c.Args[0])
 		return r.casDone(c, atomicHook(fn.Name()))
+	}
+	if (path == "math/rand" || path == "math/rand/v2") && r.tupleArg(c) == 0 {
+		if out := r.randCall(c, fun, fn); out != nil {
+			return out
+		}
 	}
 	if key == "reflect.Select" {
 		if r.tupleArg(c) > 0 {

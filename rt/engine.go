@@ -190,15 +190,16 @@ type engine struct {
 	drift      int64 // virtual time passed since the clock last moved (time.go: vnow)
 	nowStreak  int   // time.Now readings since the step nowSince (time.go: nowDrift)
 	nowSince   int
-	loads      int          // atomic operations since lastEffect (time.go: loadDrift)
-	jumpTo     int64        // an early wake-up chosen in this step: the clock jumps there at the next decision (time.go: early)
-	spinners   []*gstate    // goroutines parked at a Gosched (spin.go), some maybe woken since
-	spinParked int          // how many of them are still parked
-	bubbleAt   int64        // the clock when the synctest bubble began
-	forced     int          // decisions in this run where fairness overrode the strategy (unfairBound)
-	lastEffect int          // the last step whose operation can change state (not a poll: Op.IsPoll)
-	pollYields int          // yields, selects and try-locks since lastEffect
-	progress   atomic.Int64 // steps taken, read by the watchdog
+	loads      int           // atomic operations since lastEffect (time.go: loadDrift)
+	jumpTo     int64         // an early wake-up chosen in this step: the clock jumps there at the next decision (time.go: early)
+	spinners   []*gstate     // goroutines parked at a Gosched (spin.go), some maybe woken since
+	randSrc    *lockedSource // the run's source of math/rand and math/rand/v2, made at first use (rand.go)
+	spinParked int           // how many of them are still parked
+	bubbleAt   int64         // the clock when the synctest bubble began
+	forced     int           // decisions in this run where fairness overrode the strategy (unfairBound)
+	lastEffect int           // the last step whose operation can change state (not a poll: Op.IsPoll)
+	pollYields int           // yields, selects and try-locks since lastEffect
+	progress   atomic.Int64  // steps taken, read by the watchdog
 
 	log     stepLog     // every step of the run (steplog.go)
 	choices []choiceRec // open choices, by position among the steps

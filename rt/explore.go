@@ -419,6 +419,7 @@ func (e *engine) resetRun(idx int) {
 	e.bubble, e.drift, e.nowStreak, e.nowSince, e.loads, e.jumpTo = false, 0, 0, 0, 0, 0
 	clear(e.spinners)
 	e.spinners, e.spinParked = e.spinners[:0], 0
+	e.randSrc = nil
 	e.afterRoot, e.rootAt = 0, 0
 	e.runDone = make(chan struct{})
 	e.bugs = nil

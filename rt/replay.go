@@ -133,7 +133,7 @@ func (e *engine) startReplay(cfg Config, rep *replayer, restores []func()) {
 		r()
 	}
 	e.mu.Lock()
-	e.resetRun(0)
+	e.resetRun(max(rep.t.Schedule-1, 0)) // the schedule's own random numbers (rand.go)
 }
 
 func replayOne(t *testing.T, tt Test, cfg Config, tr *trace.Trace, restores []func()) Summary {

@@ -344,6 +344,38 @@ func TestTimeoutEndsExplorationWithoutVerdict(t *testing.T) {
 	}
 }
 
+// math/rand's top-level functions draw from a source of the schedule: two
+// explorations with one seed find the same bug in the same schedule, and
+// its replay reproduces it every time (before, a replay drew other numbers
+// and most often passed).
+func TestRandomNumbersReplay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/randinput")
+	var first []report.JSONBug
+	for i := 0; i < 2; i++ {
+		code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "300", "-race=false", "-minimize=false", "-o", t.TempDir(), dir)
+		bugs := sums["TestCoinLostUpdate"].Bugs
+		if code != 1 || len(bugs) != 1 || bugs[0].Kind != "fail" {
+			t.Fatalf("exit %d, %+v: want the lost update: %s", code, bugs, stderr)
+		}
+		if i == 0 {
+			first = bugs
+			continue
+		}
+		if bugs[0].Schedule != first[0].Schedule {
+			t.Errorf("same seed, bug in schedule %d then %d", first[0].Schedule, bugs[0].Schedule)
+		}
+		for j := 0; j < 3; j++ {
+			code, sums, stderr := periodJSON(t, "replay", "-json", bugs[0].Replay)
+			if s := sums["TestCoinLostUpdate"]; code != 1 || len(s.Bugs) != 1 || s.Diverged != "" {
+				t.Errorf("replay %d: exit %d, %+v: %s", j, code, s, stderr)
+			}
+		}
+	}
+}
+
 // Ctrl-C (here: the context, canceled at the first progress line) stops
 // the exploration with a summary of what was explored, marked Interrupted,
 // and exit status 2.

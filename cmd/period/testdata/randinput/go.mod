@@ -1,0 +1,3 @@
+module example.com/randinput
+
+go 1.22
