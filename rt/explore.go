@@ -644,7 +644,16 @@ func (e *engine) traceOf(cfg Config, test string, schedule int, b bug) *trace.Tr
 		Short: cfg.Short, Tags: cfg.Tags, Instrument: cfg.Instrument, Uninstrumented: cfg.Uninstrumented,
 		Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
 		Shared: e.mem.sharedSites(), Entries: e.entries(b.upTo),
+		Budget: cfg.Budget, Focus: cfg.Focus, Leaks: cfg.Leaks, IgnoreLeak: cfg.IgnoreLeak, Steps: cfg.userSteps(), Parallel: cfg.Parallel,
 	}
+}
+
+// userSteps is the step limit the user set (-steps), 0 when derived.
+func (c Config) userSteps() int {
+	if c.AdaptiveSteps {
+		return 0
+	}
+	return c.MaxSteps
 }
 
 // runPrelude runs the tests named, once each and uncontrolled, as go test

@@ -15,6 +15,12 @@
 //	seed 1
 //	bound 0
 //	race off                       (optional: found with data-race detection off)
+//	budget 1000                    (optional, as the next ones: flags of the exploration,
+//	focus pkg/file.go               for period verify to run it again)
+//	leaks blocked
+//	ignore-leak pkg.(*T).loop
+//	steps 5000
+//	parallel
 //	schedule 17
 //	bug deadlock
 //	location pkg/file.go:12
@@ -68,6 +74,14 @@ type Trace struct {
 	// -uninstrumented): a replay builds the same binary.
 	Instrument     string
 	Uninstrumented []string
+	// The exploration that found the bug, for period verify (0 or empty:
+	// not recorded, or the default).
+	Budget     int
+	Focus      string
+	Leaks      string // "blocked" or "off"; "" is "all"
+	IgnoreLeak []string
+	Steps      int  // -steps, when set
+	Parallel   bool // found with -parallel
 
 	Kind     string // bug kind: fail, panic, deadlock, leak, hang, race
 	Location string // file:line of the failure, or ""
@@ -97,6 +111,24 @@ func (t *Trace) Write(w io.Writer) error {
 	}
 	for _, u := range t.Uninstrumented {
 		fmt.Fprintf(bw, "uninstrumented %s\n", u)
+	}
+	if t.Budget > 0 {
+		fmt.Fprintf(bw, "budget %d\n", t.Budget)
+	}
+	if t.Focus != "" {
+		fmt.Fprintf(bw, "focus %s\n", t.Focus)
+	}
+	if t.Leaks != "" && t.Leaks != "all" {
+		fmt.Fprintf(bw, "leaks %s\n", t.Leaks)
+	}
+	for _, f := range t.IgnoreLeak {
+		fmt.Fprintf(bw, "ignore-leak %s\n", f)
+	}
+	if t.Steps > 0 {
+		fmt.Fprintf(bw, "steps %d\n", t.Steps)
+	}
+	if t.Parallel {
+		fmt.Fprintln(bw, "parallel")
 	}
 	fmt.Fprintf(bw, "schedule %d\n", t.Schedule)
 	fmt.Fprintf(bw, "bug %s\nlocation %s\nmessage %s\n", t.Kind, t.Location, strconv.Quote(t.Message))
@@ -211,6 +243,18 @@ func Read(r io.Reader) (*Trace, error) {
 			t.Instrument = rest
 		case "uninstrumented":
 			t.Uninstrumented = append(t.Uninstrumented, rest)
+		case "budget":
+			t.Budget, err = strconv.Atoi(rest)
+		case "focus":
+			t.Focus = rest
+		case "leaks":
+			t.Leaks = rest
+		case "ignore-leak":
+			t.IgnoreLeak = append(t.IgnoreLeak, rest)
+		case "steps":
+			t.Steps, err = strconv.Atoi(rest)
+		case "parallel":
+			t.Parallel = true
 		case "bug":
 			t.Kind = rest
 		case "location":

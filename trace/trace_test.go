@@ -56,6 +56,14 @@ func TestRoundTrip(t *testing.T) {
 	if got, err := Read(&buf); err != nil || !reflect.DeepEqual(got, flags) {
 		t.Fatalf("short and tags lost: %v\n got %+v\nwant %+v", err, got, flags)
 	}
+	// period verify runs the exploration again with these.
+	ex := sample()
+	ex.Budget, ex.Focus, ex.Leaks, ex.IgnoreLeak, ex.Steps, ex.Parallel = 300, "p/x.go", "blocked", []string{"p.(*T).loop", "p.run"}, 5000, true
+	buf.Reset()
+	ex.Write(&buf)
+	if got, err := Read(&buf); err != nil || !reflect.DeepEqual(got, ex) {
+		t.Fatalf("exploration flags lost: %v\n got %+v\nwant %+v", err, got, ex)
+	}
 }
 
 func TestCorruptFilesAreRejected(t *testing.T) {
