@@ -37,7 +37,7 @@ type VerifyResult struct {
 	Bound     int
 	Budget    int
 	Schedules int
-	Exhausted bool      `json:",omitempty"`
+	Exhausted bool             `json:",omitempty"`
 	Bugs      []report.JSONBug // found now; their replay files are new
 }
 
