@@ -26,6 +26,7 @@
 //	location pkg/file.go:12
 //	message "all goroutines are blocked: ..."
 //	shared pkg/file.go:40          (a site treated as a key point; repeated)
+//	source "mu.Lock()" pkg/file.go:12  (optional: a site's line when recorded; repeated)
 //	step 0.1 recv pkg/file.go:33   (goroutine path, op, site: one scheduling decision)
 //	choose 3 1                     (an open choice: 3 alternatives, the second taken)
 //	end
@@ -39,6 +40,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -89,6 +91,9 @@ type Trace struct {
 
 	Shared  []string // sites that were key points because they touch shared memory
 	Entries []Entry
+	// Sources holds the text of sites' lines when the schedule was
+	// recorded (see RecordSources).
+	Sources map[string]string
 }
 
 // Write writes t in the replay format.
@@ -134,6 +139,14 @@ func (t *Trace) Write(w io.Writer) error {
 	fmt.Fprintf(bw, "bug %s\nlocation %s\nmessage %s\n", t.Kind, t.Location, strconv.Quote(t.Message))
 	for _, s := range t.Shared {
 		fmt.Fprintf(bw, "shared %s\n", s)
+	}
+	sites := make([]string, 0, len(t.Sources))
+	for site := range t.Sources {
+		sites = append(sites, site)
+	}
+	sort.Strings(sites)
+	for _, site := range sites {
+		fmt.Fprintf(bw, "source %s %s\n", strconv.Quote(t.Sources[site]), site)
 	}
 	for _, e := range t.Entries {
 		if e.Choice {
@@ -263,6 +276,16 @@ func Read(r io.Reader) (*Trace, error) {
 			t.Message, err = strconv.Unquote(rest)
 		case "shared":
 			t.Shared = append(t.Shared, rest)
+		case "source":
+			q, qerr := strconv.QuotedPrefix(rest)
+			if qerr != nil || len(rest) < len(q)+2 || rest[len(q)] != ' ' {
+				return nil, bad("source needs a quoted line and a site")
+			}
+			text, _ := strconv.Unquote(q)
+			if t.Sources == nil {
+				t.Sources = map[string]string{}
+			}
+			t.Sources[rest[len(q)+1:]] = text
 		case "step":
 			f := strings.SplitN(rest, " ", 3)
 			if len(f) != 3 {

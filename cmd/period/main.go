@@ -382,6 +382,11 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			s.Bugs[i].Replay = file
 		}
 		p.Result(s)
+		if s.Diverged != "" && !*jsonOut {
+			for _, l := range report.DivergedSources(tr, s.Diverged) {
+				fmt.Fprintf(stdout, "      %s\n", l)
+			}
+		}
 		if len(s.Bugs) > 0 && s.Diverged == "" {
 			status = exitBug
 		}

@@ -149,7 +149,11 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		cfg.MaxSteps = defaultSteps
 	}
 	if !*jsonOut {
-		fmt.Fprintf(stdout, "the recorded schedule no longer applies (%s); exploring again: %s, up to %d schedules\n", v.Diverged, exploration(tr.Strategy, tr.Seed, tr.Bound), v.Budget)
+		fmt.Fprintf(stdout, "the recorded schedule no longer applies: %s\n", v.Diverged)
+		for _, l := range report.DivergedSources(tr, v.Diverged) {
+			fmt.Fprintf(stdout, "  %s\n", l)
+		}
+		fmt.Fprintf(stdout, "exploring again: %s, up to %d schedules\n", exploration(tr.Strategy, tr.Seed, tr.Bound), v.Budget)
 	}
 	rs, err = runner.Run(ctx, bin, runner.Options{Config: cfg, Timeout: *timeout, Confirm: true, Progress: func(format string, args ...any) {
 		p.Event("progress", tr.Package, format, args...)

@@ -58,6 +58,13 @@ func TestVerifyFixedTwin(t *testing.T) {
 			if code := run([]string{"verify", "-o", t.TempDir(), file}, &tout, &terr); code != 0 || !strings.Contains(tout.String(), "\nfixed: no bug in ") {
 				t.Errorf("fixed copy, text: exit %d\n%s%s", code, tout.String(), terr.String())
 			}
+			// A replay of the edited program says where it left the record,
+			// with the line as recorded and as it is now.
+			tout.Reset()
+			terr.Reset()
+			if code := run([]string{"replay", file}, &tout, &terr); code != 0 || !strings.Contains(tout.String(), " when recorded: ") || !strings.Contains(tout.String(), " now: ") {
+				t.Errorf("replay of the fixed copy: exit %d\n%s%s", code, tout.String(), terr.String())
+			}
 		})
 	}
 }

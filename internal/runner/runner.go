@@ -756,6 +756,7 @@ func recordCrash(ctx context.Context, b Binary, opts Options, work, test string,
 			}
 		}
 	}
+	tr.RecordSources()
 	path := filepath.Join(opts.Config.OutDir, trace.FileName(test, cfg.Strategy, cfg.Seed, schedule, kind))
 	if err := tr.WriteFile(path); err != nil {
 		return ""
