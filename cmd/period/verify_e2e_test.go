@@ -69,6 +69,44 @@ func TestVerifyFixedTwin(t *testing.T) {
 	}
 }
 
+// TestVerifyWrongFix: a fix that trades the bug for another one is not
+// "fixed". In wgadd, adding wg.Add(1) before go while keeping the worker's
+// own Add leaves the counter above zero: Sum waits forever.
+func TestVerifyWrongFix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores an example")
+	}
+	mod := t.TempDir()
+	copyDir(t, "../../examples/wgadd", filepath.Join(mod, "wgadd"))
+	copyFile(t, "../../examples/go.mod", filepath.Join(mod, "go.mod"))
+	dir := filepath.Join(mod, "wgadd")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-race=false", "-budget", "300", "-run", "^TestSum$", "-o", t.TempDir(), dir)
+	s := sums["TestSum"]
+	if code != 1 || len(s.Bugs) != 1 {
+		t.Fatalf("period test: exit %d, %+v %s", code, s, stderr)
+	}
+	src := filepath.Join(dir, "wgadd.go")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := strings.Replace(string(data), "\t\tin := make(chan int)\n\t\tgo func() {", "\t\tin := make(chan int)\n\t\twg.Add(1)\n\t\tgo func() {", 1)
+	if wrong == string(data) {
+		t.Fatal("wgadd.go: Sum's loop not found")
+	}
+	if err := os.WriteFile(src, []byte(wrong), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, v, text := verifyJSON(t, s.Bugs[0].Replay)
+	if code != 1 || v.Verdict != "still fails" || v.Same || v.Exact || len(v.Bugs) == 0 || v.Bugs[0].Replay == "" {
+		t.Errorf("wrong fix: exit %d, %+v\n%s", code, v, text)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"verify", "-o", t.TempDir(), s.Bugs[0].Replay}, &out, &errb); code != 1 || !strings.Contains(out.String(), "\nstill fails: a different bug, a ") {
+		t.Errorf("wrong fix, text: exit %d\n%s%s", code, out.String(), errb.String())
+	}
+}
+
 // verifyJSON runs period verify -json on file and decodes its verdict.
 func verifyJSON(t *testing.T, file string) (int, VerifyResult, string) {
 	t.Helper()
