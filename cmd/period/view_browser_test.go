@@ -334,3 +334,80 @@ func TestViewInChromiumLarge(t *testing.T) {
 	}
 	t.Logf("rendered 1,000 lanes and 10,000 marks in %v (browser start included)", took)
 }
+
+// TestViewInChromiumEveryBug renders the timeline page of every bug
+// period test reports on the examples and benchmarks (of its minimised
+// schedule) in one browser run: each page in a frame, whose script must
+// finish with the lanes and marks of its record.
+func TestViewInChromiumEveryBug(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores every example and benchmark")
+	}
+	browser := chromium()
+	if browser == "" {
+		t.Skip("no Chromium: the timeline pages are not rendered (install it, e.g. apt-get install chromium; .ci/run does)")
+	}
+	pages := t.TempDir()
+	var frames strings.Builder
+	n := 0
+	for _, set := range []string{"examples", "bench"} {
+		root, _ := filepath.Abs("../../" + set)
+		var pkgs []string
+		for _, d := range exampleDirs(t, root) {
+			if fs, _ := filepath.Glob(filepath.Join(d, "*_test.go")); len(fs) > 0 {
+				pkgs = append(pkgs, d)
+			}
+		}
+		_, sums, stderr := periodJSON(t, append([]string{"test", "-json", "-o", t.TempDir(), "-html", pages}, pkgs...)...)
+		if len(sums) == 0 {
+			t.Fatalf("%s: no summaries: %s", set, stderr)
+		}
+		for _, s := range sums {
+			for _, b := range s.Bugs {
+				file := b.Minimized
+				if file == "" {
+					file = b.Replay
+				}
+				tr, err := trace.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c := trace.CostOf(tr.Entries)
+				page := strings.TrimSuffix(filepath.Base(file), ".period") + ".html"
+				if _, err := os.Stat(filepath.Join(pages, page)); err != nil {
+					t.Errorf("%s: no page for the %s of %s: %v", set, b.Kind, s.Test, err)
+					continue
+				}
+				fmt.Fprintf(&frames, "<iframe src=%q data-lanes=\"%d\" data-marks=\"%d\" onload=\"check(this)\"></iframe>\n", page, c.Goroutines, c.Steps)
+				n++
+			}
+		}
+	}
+	const all = `<!DOCTYPE html>
+<html><head><script>
+var done = 0, bad = [];
+function check(f) {
+  var b = f.contentDocument.body, want = f.getAttribute("data-lanes") + "/" + f.getAttribute("data-marks");
+  var got = b.getAttribute("data-lanes") + "/" + b.getAttribute("data-marks");
+  if (b.getAttribute("data-ready") != "true" || b.getAttribute("data-error") || got != want) {
+    bad.push(f.getAttribute("src") + ": " + got + " against " + want + " " + (b.getAttribute("data-error") || ""));
+  }
+  done++;
+  document.body.setAttribute("data-checked", done);
+  document.body.setAttribute("data-bad", bad.join("; "));
+}
+</script></head>
+<body>
+FRAMES</body></html>
+`
+	index := filepath.Join(pages, "all.html")
+	if err := os.WriteFile(index, []byte(strings.Replace(all, "FRAMES", frames.String(), 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	data := bodyData(t, headless(t, browser, index, "--dump-dom"))
+	if data["checked"] != strconv.Itoa(n) || data["bad"] != "" {
+		t.Errorf("%s of %d pages checked; wrong: %s", data["checked"], n, data["bad"])
+	}
+	t.Logf("%d pages rendered in %v", n, time.Since(start))
+}
