@@ -57,7 +57,7 @@ func TestMinimizeResults(t *testing.T) {
 		if rows[i].set != rows[j].set {
 			return rows[i].set > rows[j].set // examples first
 		}
-		return rows[i].name+rows[i].kind < rows[j].name+rows[j].kind
+		return key(rows[i].name, rows[i].kind, rows[i].loc, rows[i].b) < key(rows[j].name, rows[j].kind, rows[j].loc, rows[j].b)
 	})
 	var tb strings.Builder
 	fmt.Fprintf(&tb, "| set | test | bug | switches | steps | goroutines | runs |\n|---|---|---|---|---|---|---|\n")
@@ -110,6 +110,15 @@ func TestMinimizeResults(t *testing.T) {
 	if err := os.WriteFile(file, []byte(bench.SetBlock(string(old), bench.MinimizeBegin, bench.MinimizeEnd, md.String())), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// key orders rows completely, so that the table is the same on every run.
+func key(name, kind, loc string, b report.JSONBug) string {
+	k := fmt.Sprintf("%s %s %s", name, kind, loc)
+	if sh := b.Shrink; sh != nil {
+		k += fmt.Sprintf(" %06d %06d %06d %06d %06d %06d", sh.Before.Switches, sh.After.Switches, sh.Before.Steps, sh.After.Steps, sh.Before.Goroutines, sh.After.Goroutines)
+	}
+	return k + " " + b.Message
 }
 
 func median(xs []int) string {
