@@ -185,8 +185,8 @@ func (r *rewriter) builtin(c *ast.CallExpr) *ast.CallExpr {
 // acquires and reads, a store only releases and writes, the others do both,
 // as `go test -race` annotates them.
 var (
-	atomicHooks = []string{"Atomic", "AtomicLoad", "AtomicStore"}
-	wrapHooks   = []string{"Atomic", "AtomicLoad", "AtomicStore", "SyncMap"} // hooks that wrap a receiver
+	atomicHooks = []string{"Atomic", "AtomicLoad", "AtomicStore", "AtomicCAS"}
+	wrapHooks   = []string{"Atomic", "AtomicLoad", "AtomicStore", "AtomicCAS", "SyncMap"} // hooks that wrap a receiver
 )
 
 // atomicHook picks the hook of the sync/atomic function or method name
@@ -197,8 +197,22 @@ func atomicHook(name string) string {
 		return "AtomicLoad"
 	case strings.HasPrefix(name, "Store"):
 		return "AtomicStore"
+	case strings.HasPrefix(name, "CompareAndSwap"):
+		return "AtomicCAS"
 	}
 	return "Atomic"
+}
+
+// casDone passes the result of a CompareAndSwap call c (already hooked
+// with AtomicCAS) to rt.CASDone, which tells a swap that succeeded from
+// one that only looked; other calls are returned as they are.
+func (r *rewriter) casDone(c *ast.CallExpr, hook string) *ast.CallExpr {
+	if hook != "AtomicCAS" {
+		return c
+	}
+	out := r.hook(c.Pos(), "CASDone", c)
+	out.Rparen = c.Rparen
+	return out
 }
 
 // specialFunc rewrites calls of package functions that have a hook.
@@ -209,7 +223,7 @@ func (r *rewriter) specialFunc(c *ast.CallExpr, fun ast.Expr, fn *types.Func) *a
 	if path == "sync/atomic" && len(c.Args) > 0 && r.tupleArg(c) == 0 {
 		r.args(c)
 		c.Args[0] = r.hook(c.Args[0].Pos(), atomicHook(fn.Name()), r.site(pos), c.Args[0])
-		return c
+		return r.casDone(c, atomicHook(fn.Name()))
 	}
 	if key == "reflect.Select" {
 		if r.tupleArg(c) > 0 {
@@ -368,7 +382,7 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 	if wrap != "" {
 		// rt.Atomic(site, &v).Load(), rt.SyncMap(site, &m).Load(k)
 		f.X = r.hook(f.X.Pos(), wrap, r.site(pos), recv)
-		return c
+		return r.casDone(c, wrap)
 	}
 	args := []ast.Expr{recv}
 	if !noSite[name] {

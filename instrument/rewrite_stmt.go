@@ -366,7 +366,7 @@ func (r *rewriter) assign(s *ast.AssignStmt) {
 func (r *rewriter) goStmt(s *ast.GoStmt) ast.Stmt {
 	pos := s.Go
 	tuple := r.tupleArg(s.Call)
-	c := r.call(s.Call)
+	c := r.unCAS(r.call(s.Call))
 	if lit, ok := c.Fun.(*ast.FuncLit); ok && len(c.Args) == 0 && lit.Type.Params.NumFields() == 0 && lit.Type.Results.NumFields() == 0 {
 		run := r.hook(pos, "Go", r.site(pos), lit)
 		run.Rparen = c.Rparen
@@ -390,7 +390,7 @@ func (r *rewriter) goStmt(s *ast.GoStmt) ast.Stmt {
 func (r *rewriter) deferStmt(s *ast.DeferStmt) ast.Stmt {
 	pos := s.Defer
 	tuple := r.tupleArg(s.Call)
-	c := r.call(s.Call)
+	c := r.unCAS(r.call(s.Call))
 	if !r.wrapped(c) {
 		s.Call = c
 		return s
@@ -401,6 +401,16 @@ func (r *rewriter) deferStmt(s *ast.DeferStmt) ast.Stmt {
 		return s
 	}
 	return block(pos, append(pre, s)...)
+}
+
+// unCAS drops rt.CASDone around a CompareAndSwap started by go or defer:
+// its result goes nowhere, and CASDone's operand would be evaluated at the
+// statement, not in the call.
+func (r *rewriter) unCAS(c *ast.CallExpr) *ast.CallExpr {
+	if h, ok := r.isHook(c, "CASDone"); ok {
+		return h.Args[0].(*ast.CallExpr)
+	}
+	return c
 }
 
 func (r *rewriter) thunk(c *ast.CallExpr, pos token.Pos) *ast.FuncLit {
@@ -699,7 +709,9 @@ func (r *rewriter) mapRange(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
 		set.Rhs = append(set.Rhs, call)
 	}
 	writes := r.loopVarWrites(s)
-	x := r.expr(s.X)
+	// Iterating reads the map, as -race sees it: a write by another
+	// goroutine, unordered with the range, is a race.
+	x := r.hook(pos, "MapR", r.site(pos), r.expr(s.X))
 	r.block(s.Body)
 	s.Body.List = append(writes, s.Body.List...)
 	if set != nil {

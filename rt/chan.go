@@ -399,8 +399,16 @@ func Select(site string, hasDefault bool, cases ...Case) int {
 	default:
 		k = ready[e.choose(g, len(ready))]
 	}
+	if k < 0 {
+		for _, c := range cases { // the default: g only looked at them
+			if c.ch != nil {
+				e.polled(g, chanKey(c.ch, c.send))
+			}
+		}
+	}
 	if k >= 0 {
 		e.effect()
+		g.acted()
 		e.touchChan(cases[k].ch)
 		g.p.obj = uintptr(unsafe.Pointer(cases[k].ch))
 		e.firePartner(g, cases[k].ch, cases[k].send)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -136,13 +137,20 @@ func init() {
 // some schedules' outcome by real timing (bench/goctxleak: 508 then 509
 // buggy schedules of 1000 with the same seed).
 func TestSameSeedSameSchedules(t *testing.T) {
-	for _, prog := range []string{"ctxrace", "ctxraceselect", "timedrift"} {
-		t.Run(prog, func(t *testing.T) {
+	// timedrift-early: the same program with timers that may fire early
+	// (engine.early), a choice the strategy makes: recorded, so repeated.
+	for _, name := range []string{"ctxrace", "ctxraceselect", "timedrift", "timedrift-early"} {
+		prog, early := strings.CutSuffix(name, "-early")
+		t.Run(name, func(t *testing.T) {
 			var runs [2][]string
 			for i := range runs {
 				rec := t.TempDir() + "/record"
 				t.Setenv("PERIOD_TEST_RECORD", rec)
-				s := runChild(t, prog, Config{Strategy: "test-record", Budget: 60, Seed: 3, Continue: true, NoRace: true})
+				cfg := Config{Strategy: "test-record", Budget: 60, Seed: 3, Continue: true, NoRace: true}
+				if early {
+					cfg.EarlyTimers = DefaultEarlyTimers
+				}
+				s := runChild(t, prog, cfg)
 				data, err := os.ReadFile(rec)
 				if err != nil {
 					t.Fatal(err)
@@ -163,6 +171,15 @@ func TestSameSeedSameSchedules(t *testing.T) {
 			}
 			if prog != "timedrift" && (buggy == 0 || buggy == len(runs[0])) {
 				t.Errorf("%d of %d schedules leak: the program should leak in some schedules only", buggy, len(runs[0]))
+			}
+			var bodies []string // the interleavings, without the schedule number
+			for _, r := range runs[0] {
+				_, body, _ := strings.Cut(r, " ")
+				bodies = append(bodies, body)
+			}
+			slices.Sort(bodies)
+			if distinct := len(slices.Compact(bodies)); distinct < 2 {
+				t.Errorf("only %d distinct schedules of %d: the test shows nothing about determinism", distinct, len(runs[0]))
 			}
 		})
 	}

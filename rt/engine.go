@@ -103,6 +103,15 @@ type gstate struct {
 	blockGen uint32   // tells live registrations from stale ones
 	misses   uint8    // decisions in a row at which g, a candidate, was not ready
 	helper   bool     // started by Period on the standard library's behalf: never a leak
+	// Spin parking (spin.go): the objects g polled since its last effect,
+	// whether there were too many, whether g waits at a Gosched for one of
+	// them to be written, and the address of a CompareAndSwap in progress.
+	spinKeys []uintptr
+	spinMany bool
+	spinPark bool
+	casAt    uintptr
+	yields   int // Gosched calls in a row with no key point between them (spin.go: pureYield)
+	skips    int // hooks called after the run ended (enter: maxSkips)
 }
 
 // choiceRec is an open choice made after the first at events of the run.
@@ -182,6 +191,9 @@ type engine struct {
 	nowStreak  int   // time.Now readings since the step nowSince (time.go: nowDrift)
 	nowSince   int
 	loads      int          // atomic operations since lastEffect (time.go: loadDrift)
+	jumpTo     int64        // an early wake-up chosen in this step: the clock jumps there at the next decision (time.go: early)
+	spinners   []*gstate    // goroutines parked at a Gosched (spin.go), some maybe woken since
+	spinParked int          // how many of them are still parked
 	bubbleAt   int64        // the clock when the synctest bubble began
 	forced     int          // decisions in this run where fairness overrode the strategy (unfairBound)
 	lastEffect int          // the last step whose operation can change state (not a poll: Op.IsPoll)
@@ -269,6 +281,14 @@ const (
 	modeSkip                // the goroutine is unwinding an ended run: do nothing
 )
 
+// maxSkips is how many hooks a goroutine may call after its run ended
+// before the deferred call it is in is ended (enter); a Gosched counts
+// skipYield times. A spin on a lock whose holder was unwound never ends.
+const (
+	maxSkips  = 1 << 20
+	skipYield = 64
+)
+
 // enter identifies the calling goroutine. With modeControl it returns with e.mu held.
 func (e *engine) enter() (*gstate, mode) {
 	if !e.active.Load() {
@@ -280,7 +300,19 @@ func (e *engine) enter() (*gstate, mode) {
 	if g != nil && (g.abort || e.finished) {
 		// Unwinding (its status is already gDone): deferred unlocks and
 		// the like must not touch the real objects, which the model owned.
+		g.skips++
+		stuck, unwinding := g.skips > maxSkips, g.status == gDone
 		e.mu.Unlock()
+		if stuck {
+			// Its deferred code polls for something that can no longer
+			// happen (a spin lock held by a goroutine that was unwound in
+			// its critical section): end that deferred call, so that the
+			// run returns and exploration goes on.
+			if unwinding {
+				runtime.Goexit()
+			}
+			g.unwind()
+		}
 		return g, modeSkip
 	}
 	if g == nil || g.status == gDone {
@@ -304,6 +336,9 @@ func (e *engine) point(g *gstate) {
 	e.seq++
 	g.seq = e.seq
 	g.lastSite = g.p.site
+	if g.p.op != strategy.OpYield {
+		g.yields = 0
+	}
 	if g != e.cur {
 		// A settling partner, or a detached goroutine coming back.
 		if g.status == gDetached {
@@ -398,11 +433,17 @@ func (e *engine) decide(from *gstate) {
 		}
 	}
 	for !e.finished {
+		if e.jumpEarly() {
+			continue // a timer set in the last step was chosen to fire at once
+		}
 		enabled := e.enabled()
 		if e.dueNow() {
 			continue // timers fired, sleepers woke: the enabled set changed
 		}
 		if len(enabled) == 0 {
+			if e.wakeSpinners() {
+				continue // nothing else can run: the spinners poll again
+			}
 			if e.free && e.anyRunning() {
 				// Free goroutines will reach key points (or exit): not blocked.
 				e.cur = nil
@@ -502,6 +543,7 @@ func (e *engine) decide(from *gstate) {
 		e.stepped(next)
 		if !next.p.op.IsPoll() {
 			e.effect()
+			next.acted()
 		} else if op := next.p.op; op == strategy.OpYield || op == strategy.OpSelect || op == strategy.OpTryLock {
 			e.pollYields++
 		} else if op == strategy.OpAtomic && !e.bubble {
@@ -575,6 +617,8 @@ func (e *engine) ready(g *gstate) bool {
 		return false
 	case strategy.OpSleep:
 		return e.clock.now >= p.wakeAt
+	case strategy.OpYield:
+		return !g.spinPark
 	}
 	switch p.wait {
 	case waitLock:

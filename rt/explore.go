@@ -50,6 +50,10 @@ type Config struct {
 	// so that a fresh process gives it the package state go test gives it.
 	Prelude  []string `json:",omitempty"`
 	Parallel bool     // strategies that release runs (PERIOD's last period) run them free: see free.go
+	// EarlyTimers: a timer, sleep or deadline set to at most this far ahead
+	// may fire as soon as it is set, a choice the strategy makes (time.go:
+	// early). 0: timers fire when the clock reaches them, never before.
+	EarlyTimers time.Duration `json:",omitempty"`
 
 	MaxSteps int // steps per schedule before a hang is reported
 	// AdaptiveSteps derives the step limit from the test itself (the user
@@ -68,6 +72,9 @@ type Config struct {
 	// goroutine with one on its stack, or created by one, is not reported.
 	IgnoreLeak []string
 	HangAfter  time.Duration // nothing but detached goroutines for this long: hang
+	// NativeHang: with strategy native, a run that has not returned after
+	// this long (real time; 0: defaultNativeHang) is a hang.
+	NativeHang time.Duration `json:",omitempty"`
 
 	OutDir  string // where replay files go
 	Results string // JSON-lines file the results are appended to
@@ -98,6 +105,17 @@ type Config struct {
 	TraceRun  int
 	TraceFile string
 }
+
+// defaultNativeHang is how long a native run may take before it is a
+// hang (Config.NativeHang).
+const defaultNativeHang = time.Minute
+
+// DefaultEarlyTimers is period test's -early-timers: wake-ups set at most
+// this far ahead may fire at once (see engine.early). A goroutine that is
+// runnable on an idle machine runs within tens of microseconds; waits of a
+// millisecond or more are how tests (and mock clocks) let other goroutines
+// run first, and firing those early would fail such tests falsely.
+const DefaultEarlyTimers = 100 * time.Microsecond
 
 type config struct {
 	Config
@@ -202,6 +220,12 @@ type Summary struct {
 	// stops there. AbandonedWhy says which goroutine and where.
 	Abandoned    int    `json:",omitempty"`
 	AbandonedWhy string `json:",omitempty"`
+	// TimedOut: period test's -timeout ended the exploration before the
+	// budget (set by the runner); Schedules counts the schedules finished.
+	TimedOut bool `json:",omitempty"`
+	// Interrupted: Ctrl-C or SIGTERM stopped the exploration (set by the
+	// runner); its bugs so far are kept, not confirmed in a fresh process.
+	Interrupted bool `json:",omitempty"`
 }
 
 // countBuggy adds one schedule's bug kinds to s.Buggy, each kind once.
@@ -342,6 +366,7 @@ func Explore(t *testing.T, tests []Test) {
 			t.Fatal(err)
 		}
 		cfg.Short, cfg.Tags, cfg.Instrument, cfg.Uninstrumented = rep.Short, rep.Tags, rep.Instrument, rep.Uninstrumented
+		cfg.EarlyTimers = rep.EarlyTimers // the file's choices include early wake-ups only if its exploration offered them
 	}
 	// The runner passes -short in the configuration, so that a replay file
 	// can carry it too; package testing reads the flag when a test asks.
@@ -391,7 +416,9 @@ func (e *engine) resetRun(idx int) {
 	e.log.reset()
 	e.choices = nil
 	e.stopping, e.finished, e.rootDone, e.cut, e.outsideWait = false, false, false, false, ""
-	e.bubble, e.drift, e.nowStreak, e.nowSince, e.loads = false, 0, 0, 0, 0
+	e.bubble, e.drift, e.nowStreak, e.nowSince, e.loads, e.jumpTo = false, 0, 0, 0, 0, 0
+	clear(e.spinners)
+	e.spinners, e.spinParked = e.spinners[:0], 0
 	e.afterRoot, e.rootAt = 0, 0
 	e.runDone = make(chan struct{})
 	e.bugs = nil
@@ -642,7 +669,7 @@ func (e *engine) traceOf(cfg Config, test string, schedule int, b bug) *trace.Tr
 	tr := &trace.Trace{
 		Package: cfg.Package, Dir: cfg.Dir, Test: test, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound, NoRace: cfg.NoRace,
 		Short: cfg.Short, Tags: cfg.Tags, Instrument: cfg.Instrument, Uninstrumented: cfg.Uninstrumented,
-		Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
+		EarlyTimers: cfg.EarlyTimers, Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
 		Shared: e.mem.sharedSites(), Entries: e.entries(b.upTo),
 		Budget: cfg.Budget, Focus: cfg.Focus, Leaks: cfg.Leaks, IgnoreLeak: cfg.IgnoreLeak, Steps: cfg.userSteps(), Parallel: cfg.Parallel,
 	}
@@ -709,6 +736,18 @@ func exploreNative(t *testing.T, tt Test, cfg Config, restores []func(), sum Sum
 		out.write(progress{Action: "run", Test: tt.Name, Schedule: i})
 		var panicked any
 		failed := false
+		hang := cfg.NativeHang
+		if hang <= 0 {
+			hang = defaultNativeHang
+		}
+		// A run that never returns (a deadlock Go's runtime does not see,
+		// because a timer or ticker is still alive) is a hang, as go test
+		// would report at its -timeout: say so and end the process, which
+		// the runner records (hangLine) before it goes on.
+		watch := time.AfterFunc(hang, func() {
+			fmt.Fprintf(os.Stderr, "\nperiod: hang at : the test did not return within %v when run natively (go test would wait for its -timeout)\n", hang)
+			os.Exit(3)
+		})
 		t.Run(fmt.Sprintf("%s/s%d", tt.Name, i), func(t *testing.T) {
 			defer func() {
 				panicked = recover()
@@ -716,6 +755,7 @@ func exploreNative(t *testing.T, tt Test, cfg Config, restores []func(), sum Sum
 			}()
 			tt.F(t)
 		})
+		watch.Stop()
 		sum.Schedules = i
 		var b *BugReport
 		if panicked != nil {

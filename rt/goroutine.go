@@ -60,7 +60,16 @@ func Gosched(site string) {
 	switch md {
 	case modePlain:
 		runtime.Gosched()
+	case modeSkip:
+		e.mu.Lock()
+		g.skips += skipYield - 1 // a yield after the run ended only waits: end such a spin sooner
+		e.mu.Unlock()
 	case modeControl:
+		if e.pureYield(g) {
+			e.mu.Unlock()
+			return
+		}
+		e.yieldPark(g)
 		e.keyPoint(g, strategy.OpYield, site, nil)
 		e.hookDone(g)
 	}

@@ -76,6 +76,9 @@ func (e *engine) access(site string, p unsafe.Pointer, write bool) {
 		info.sites = nil
 	}
 	if !info.multi && !m.shared[site] {
+		if write {
+			e.wrote(addr)
+		}
 		if e.race.on {
 			e.checkAccess(g, p, site, kind)
 		}
@@ -91,6 +94,11 @@ func (e *engine) access(site string, p unsafe.Pointer, write bool) {
 	}
 	g.p = pending{op: op, site: site, obj: addr}
 	e.point(g)
+	if write {
+		e.wrote(addr) // the decision that ran this write counted it as g's effect
+	} else {
+		e.polled(g, addr)
+	}
 	if e.race.on {
 		e.checkAccess(g, p, site, kind)
 	}
@@ -138,6 +146,32 @@ func Atomic[P any](site string, p P) P { return atomicOp(site, p, atomicRMW) }
 // AtomicLoad is the key point before a sync/atomic Load on p; it returns p.
 func AtomicLoad[P any](site string, p P) P { return atomicOp(site, p, atomicLoad) }
 
+// AtomicCAS is the key point before a sync/atomic CompareAndSwap on p; it
+// returns p. The rewriter passes the swap's result to CASDone.
+func AtomicCAS[P any](site string, p P) P { return atomicOp(site, p, atomicCAS) }
+
+// CASDone receives the result of the CompareAndSwap whose key point was the
+// caller's last AtomicCAS, and returns it: a swap that succeeded is an
+// effect (and wakes the spinners on its address), one that failed only
+// looked (spin.go).
+func CASDone(swapped bool) bool {
+	e := eng
+	if !e.active.Load() {
+		return swapped
+	}
+	g, md := e.enter()
+	if md == modeControl {
+		if at := g.casAt; at != 0 && swapped {
+			e.effect()
+			g.acted()
+			e.wrote(at)
+		}
+		g.casAt = 0
+		e.mu.Unlock()
+	}
+	return swapped
+}
+
 // AtomicStore is the key point before a sync/atomic Store on p; it returns p.
 func AtomicStore[P any](site string, p P) P { return atomicOp(site, p, atomicStore) }
 
@@ -150,8 +184,18 @@ func atomicOp[P any](site string, p P, kind accessKind) P {
 	if md == modeControl {
 		ptr := *(*unsafe.Pointer)(unsafe.Pointer(&p))
 		e.keyPoint(g, strategy.OpAtomic, site, ptr)
-		if kind != atomicLoad {
+		switch kind {
+		case atomicLoad:
+			e.polled(g, uintptr(ptr))
+		case atomicCAS:
+			// A poll unless it succeeds: CASDone says.
+			e.polled(g, uintptr(ptr))
+			g.casAt = uintptr(ptr)
+			kind = atomicRMW // as -race annotates it, success or not
+		default:
 			e.effect()
+			g.acted()
+			e.wrote(uintptr(ptr))
 		}
 		if e.race.on {
 			e.atomicAccess(g, ptr, site, kind)

@@ -72,6 +72,7 @@ const (
 	atomicRMW   // Add, Swap, CompareAndSwap, And, Or: both
 	wgAdd       // WaitGroup.Add from zero (-race: a read of the WaitGroup's semaphore)
 	wgWait      // WaitGroup.Wait that blocks, by its first waiter (-race: a write of it)
+	atomicCAS   // CompareAndSwap: an atomicRMW for the detector; only the hook tells it apart (spin.go)
 )
 
 func (k accessKind) String() string {

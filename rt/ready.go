@@ -190,6 +190,9 @@ func (e *engine) touch(key uintptr) {
 	}
 	for _, r := range w.l {
 		if r.g.blocked && r.g.blockGen == r.gen {
+			if r.g.spinPark {
+				e.unpark(r.g)
+			}
 			e.addCand(r.g)
 		}
 	}
@@ -279,6 +282,12 @@ func (e *engine) block(g *gstate) bool {
 			if c.ch != nil {
 				e.waitFor(g, chanKey(c.ch, c.send))
 			}
+		}
+		return true
+	case p.op == strategy.OpYield && g.spinPark:
+		e.blockOn(g)
+		for _, k := range g.spinKeys {
+			e.waitFor(g, k)
 		}
 		return true
 	case p.op == strategy.OpSleep:

@@ -167,6 +167,7 @@ func (e *engine) tryLock(g *gstate, site string, p unsafe.Pointer, read bool) bo
 	e.keyPoint(g, strategy.OpTryLock, site, p)
 	mm := e.mutexOf(p)
 	if mm.held || mm.announce != nil || !read && mm.readers > 0 {
+		e.polled(g, uintptr(p))
 		return false
 	}
 	if read {
@@ -179,6 +180,7 @@ func (e *engine) tryLock(g *gstate, site string, p unsafe.Pointer, read bool) bo
 	}
 	e.acquire(g, p)
 	e.effect()
+	g.acted()
 	return true
 }
 

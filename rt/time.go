@@ -153,6 +153,39 @@ func (e *engine) wakeAt(d time.Duration) int64 {
 	return e.vnow() + int64(d) + wakeSlack
 }
 
+// early lets a wake-up that g sets d ahead (at when) come at once: the
+// strategy chooses between "on time" (0: the clock reaches it as it passes)
+// and "early" (1: the clock jumps to it at the next decision, as if the other
+// goroutines had been slower than d). So the schedules explored include the
+// ones where the timeout, the tick or the end of a sleep wins the race
+// against the work, which a clock that only passes with steps rarely gives
+// (a timer of 1 µs needs ten steps, one of 1 ms ten thousand). Only short
+// wake-ups are offered (cfg.EarlyTimers): a machine is slower than the
+// program expects by microseconds or milliseconds, not by the seconds of a
+// test's own timeout, and a timeout that fires before work that takes no
+// time is a false failure. Not in synctest bubbles (their time is exact),
+// nor in free mode. e.mu is held.
+func (e *engine) early(g *gstate, d time.Duration, when int64) {
+	if d > e.cfg.EarlyTimers || e.cfg.EarlyTimers <= 0 || e.bubble || e.free || g == nil || g != e.cur || g.helper {
+		return
+	}
+	if e.choose(g, 2) == 1 && when > e.jumpTo {
+		e.jumpTo = when
+	}
+}
+
+// jumpEarly moves the clock to the wake-up chosen early in the last step
+// (early) and fires what is due by then. It reports whether anything fired.
+// e.mu is held.
+func (e *engine) jumpEarly() bool {
+	at := e.jumpTo
+	if at == 0 {
+		return false
+	}
+	e.jumpTo = 0
+	return at > e.vnow() && e.clock.passTo(e, at)
+}
+
 // vnow is the virtual instant, drift included. e.mu is held.
 func (e *engine) vnow() int64 { return e.clock.now + e.drift }
 
@@ -374,6 +407,7 @@ func Sleep(site string, d time.Duration) {
 	}
 	g.p = pending{op: strategy.OpSleep, site: site, wakeAt: e.wakeAt(d)}
 	e.clock.lower(g.p.wakeAt)
+	e.early(g, d, g.p.wakeAt)
 	e.point(g)
 	e.hookDone(g)
 }
@@ -391,6 +425,7 @@ func newTimer(d time.Duration, period time.Duration, ch chan time.Time, f func()
 	}
 	t := &vtimer{when: e.wakeAt(d), period: int64(period), ch: ch, f: f, creator: g, vc: e.releaseClock(g)}
 	e.clock.add(t)
+	e.early(g, d, t.when)
 	return t, true
 }
 
@@ -502,9 +537,11 @@ func TimerReset(site string, t *time.Timer, d time.Duration) bool {
 	e.leaveFree(e.callerG()) // the timer channel changes without a key point
 	defer e.mu.Unlock()
 	was := e.stopVirtual(vt)
+	g := e.callerG()
 	vt.when = e.wakeAt(d)
-	vt.vc = e.releaseClock(e.callerG())
+	vt.vc = e.releaseClock(g)
 	e.clock.add(vt)
+	e.early(g, d, vt.when)
 	return was
 }
 
@@ -536,10 +573,12 @@ func TickerReset(site string, t *time.Ticker, d time.Duration) {
 	e.leaveFree(e.callerG()) // the timer channel changes without a key point
 	defer e.mu.Unlock()
 	e.stopVirtual(vt)
+	g := e.callerG()
 	vt.when = e.wakeAt(d)
 	vt.period = int64(d)
-	vt.vc = e.releaseClock(e.callerG())
+	vt.vc = e.releaseClock(g)
 	e.clock.add(vt)
+	e.early(g, d, vt.when)
 }
 
 // vctx is a context with a virtual deadline (or none: WithCancel). It does
@@ -804,6 +843,7 @@ func WithDeadlineCause(parent context.Context, d time.Time, cause error) (contex
 	}
 	c.timer = vt
 	e.clock.add(vt)
+	e.early(g, time.Duration(vt.when-e.vnow()), vt.when)
 	e.raceCtx(c)
 	e.mu.Unlock()
 	c.follow()

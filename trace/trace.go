@@ -43,6 +43,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Version is the replay format version written by this package.
@@ -72,6 +73,10 @@ type Trace struct {
 	NoRace   bool   // data-race detection was off (a replay keeps it off)
 	Short    bool   // the tests ran with -short (testing.Short() was true)
 	Tags     string // the build tags the test binary was built with
+	// EarlyTimers: timers set at most this far ahead could fire early, a
+	// choice of the schedule (period test -early-timers); 0 in files of
+	// versions that had no such choice.
+	EarlyTimers time.Duration
 	// Which dependencies were instrumented (period test -instrument,
 	// -uninstrumented): a replay builds the same binary.
 	Instrument     string
@@ -110,6 +115,9 @@ func (t *Trace) Write(w io.Writer) error {
 	}
 	if t.Tags != "" {
 		fmt.Fprintf(bw, "tags %s\n", t.Tags)
+	}
+	if t.EarlyTimers > 0 {
+		fmt.Fprintf(bw, "early-timers %s\n", t.EarlyTimers)
 	}
 	if t.Instrument != "" {
 		fmt.Fprintf(bw, "instrument %s\n", t.Instrument)
@@ -252,6 +260,8 @@ func Read(r io.Reader) (*Trace, error) {
 			t.Short = true
 		case "tags":
 			t.Tags = rest
+		case "early-timers":
+			t.EarlyTimers, err = time.ParseDuration(rest)
 		case "instrument":
 			t.Instrument = rest
 		case "uninstrumented":

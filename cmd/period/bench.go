@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/period-dev/period/internal/bench"
+	"github.com/period-dev/period/rt"
 	"github.com/period-dev/period/strategy"
 )
 
@@ -30,6 +31,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	cont := fs.Bool("continue", true, "explore the whole budget after the first bug, to count buggy schedules (false: stop at the first bug)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "give up on one test's exploration after `d`")
 	steps := fs.Int("steps", defaultSteps, stepsUsage)
+	early := fs.Duration("early-timers", rt.DefaultEarlyTimers, "as period test -early-timers")
 	render := fs.String("render", "", "do not run: write the tables and figures again from `results.json`")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: period bench [flags] [packages]  (default packages: ./bench/... of the Period repository)\n")
@@ -80,7 +82,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return fail(errors.New("-budget must be at least 1"))
 		}
 		opts := bench.Options{Dir: dir, Patterns: patterns, Strategies: names, Budget: *budget, Seeds: *seeds, Bound: *bound,
-			Run: *run, Continue: *cont, Timeout: *timeout, MaxSteps: *steps,
+			Run: *run, Continue: *cont, Timeout: *timeout, MaxSteps: *steps, EarlyTimers: *early,
 			Command:  strings.Join(append([]string{"period", "bench"}, args...), " "),
 			Progress: func(format string, args ...any) { fmt.Fprintf(stderr, "bench: "+format+"\n", args...) }}
 		r, err := bench.Run(ctx, opts)

@@ -118,7 +118,7 @@ type testFlags struct {
 	minimize                  bool
 	html                      string
 	minimizeBudget            int
-	timeout                   time.Duration
+	timeout, earlyTimers      time.Duration
 }
 
 func defaultStrategy() string {
@@ -157,6 +157,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.tags, "tags", "", "build with the comma-separated build `tags` (as go test -tags)")
 	fs.StringVar(&f.instrument, "instrument", "all", "which packages of other modules are instrumented: `all` (every one but the standard library's), module (the main module's only), or comma-separated import path patterns (path/...)")
 	fs.Var(&f.uninstr, "uninstrumented", "leave the packages matching import path `pattern` uncontrolled (repeatable)")
+	fs.DurationVar(&f.earlyTimers, "early-timers", rt.DefaultEarlyTimers, "let timers, sleeps and deadlines set at most `d` ahead fire as soon as they are set, a choice each schedule makes (0: they fire when the virtual clock reaches them)")
 	fs.StringVar(&f.focus, "focus", "", "pedal: restrict preemptions to key points whose site contains `s`")
 	fs.IntVar(&f.procs, "p", runtime.GOMAXPROCS(0), "explore with up to `n` processes at once: packages and tests in parallel, and the schedules of one test split over n processes for random, pct and ppct (same results as -p 1)")
 	fs.StringVar(&f.resume, "resume", "", "save each test's exploration in `dir` as it goes, and continue from what dir holds (random, pct, ppct; same flags, the budget may grow)")
@@ -202,7 +203,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	cfg := rt.Config{Run: f.run, Strategy: f.strategy, Seed: f.seed, Bound: f.bound, Budget: f.budget, Continue: f.cont,
 		Focus: f.focus, MaxSteps: f.steps, AdaptiveSteps: !flagSet(fs, "steps"), OutDir: out, NoRace: !f.race, Parallel: f.parallel,
-		Leaks: f.leaks, IgnoreLeak: f.ignoreLeak, Short: f.short, Tags: f.tags, Uninstrumented: f.uninstr}
+		Leaks: f.leaks, IgnoreLeak: f.ignoreLeak, Short: f.short, Tags: f.tags, Uninstrumented: f.uninstr, EarlyTimers: f.earlyTimers}
 	if f.instrument != "all" {
 		cfg.Instrument = f.instrument
 	}
@@ -319,7 +320,7 @@ func testPackages(ctx context.Context, patterns []string, prep instrument.Prepar
 		binary := runner.Binary{Path: bin, Dir: pkg.Dir, Package: pkg.ImportPath, Tests: pkg.Tests}
 		for _, r := range results {
 			s := report.Summary(r, pkg.Uninstrumented)
-			if minBudget > 0 {
+			if minBudget > 0 && ctx.Err() == nil {
 				minimizeBugs(ctx, binary, &s, minBudget, runner.Options{Config: cfg}, p)
 			}
 			if html != "" {
@@ -335,6 +336,10 @@ func testPackages(ctx context.Context, patterns []string, prep instrument.Prepar
 		}
 		return exitOK
 	})
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "period: interrupted")
+		return exitError
+	}
 	if status == exitError {
 		return status
 	}

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -320,6 +324,64 @@ func TestManyStepsAreNotAHang(t *testing.T) {
 	if s := sums["TestManyOperationsLostUpdate"]; len(s.Bugs) != 1 || s.Bugs[0].Kind != "fail" || s.Unconfirmed != 0 {
 		t.Errorf("TestManyOperationsLostUpdate: want the lost update, confirmed: %+v", s)
 	}
+}
+
+// -timeout is a budget of time, not a verdict: an exploration it ends gets
+// a summary of the schedules it finished, marked TimedOut, and no bug
+// (the schedule in flight was a "hang" before).
+func TestTimeoutEndsExplorationWithoutVerdict(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/bigwork")
+	for _, strat := range []string{"period", "random"} { // random splits its schedules over -p processes
+		code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "1000", "-strategy", strat, "-p", "2", "-race=false", "-timeout", "3s",
+			"-run", "^TestManyOperations$", "-o", t.TempDir(), dir)
+		s, ok := sums["TestManyOperations"]
+		if code != 0 || !ok || len(s.Bugs) != 0 || !s.TimedOut || s.Schedules >= 1000 {
+			t.Errorf("%s: exit %d, %+v; want 0 and a TimedOut summary without bugs: %s", strat, code, s, stderr)
+		}
+	}
+}
+
+// Ctrl-C (here: the context, canceled at the first progress line) stops
+// the exploration with a summary of what was explored, marked Interrupted,
+// and exit status 2.
+func TestInterruptPrintsSummarySoFar(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/bigwork")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb bytes.Buffer
+	w := &cancelAt{W: &out, match: []byte(`"Action":"progress"`), cancel: cancel}
+	code := cmdTest(ctx, []string{"-json", "-budget", "1000", "-strategy", "random", "-p", "1", "-race=false",
+		"-run", "^TestManyOperations$", "-o", t.TempDir(), dir}, w, &errb)
+	var s report.JSONSummary
+	for _, line := range bytes.Split(out.Bytes(), []byte("\n")) {
+		var l report.JSONSummary
+		if json.Unmarshal(line, &l) == nil && l.Action == "summary" {
+			s = l
+		}
+	}
+	if code != exitError || s.Test != "TestManyOperations" || !s.Interrupted || len(s.Bugs) != 0 || s.Schedules >= 1000 {
+		t.Errorf("exit %d, %+v; want 2 and an Interrupted summary without bugs: %s", code, s, errb.String())
+	}
+}
+
+// cancelAt is a writer that calls cancel once match is written through it.
+type cancelAt struct {
+	W      io.Writer
+	match  []byte
+	cancel context.CancelFunc
+}
+
+func (c *cancelAt) Write(p []byte) (int, error) {
+	if bytes.Contains(p, c.match) {
+		c.cancel()
+	}
+	return c.W.Write(p)
 }
 
 // Leak reports say where each left goroutine was created and in which

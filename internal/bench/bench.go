@@ -51,9 +51,11 @@ type Options struct {
 	Run        string   // regexp selecting tests
 	Continue   bool     // explore the whole budget to count buggy schedules
 	Timeout    time.Duration
-	MaxSteps   int    // steps per schedule before a hang is reported
-	Command    string // the command line, recorded in the results
-	Progress   func(format string, args ...any)
+	MaxSteps   int // steps per schedule before a hang is reported
+	// EarlyTimers is period test's -early-timers (rt.Config.EarlyTimers).
+	EarlyTimers time.Duration
+	Command     string // the command line, recorded in the results
+	Progress    func(format string, args ...any)
 }
 
 // Results is everything a benchmark run measured.
@@ -217,10 +219,16 @@ func loadavg() string {
 	return ""
 }
 
+// nativeHang is how long a native run of a benchmark program may take
+// before it counts as a hang: the programs take milliseconds, and a
+// deadlock that keeps a ticker alive is not seen by Go's runtime.
+const nativeHang = 10 * time.Second
+
 // explore runs one trial.
 func explore(ctx context.Context, bin runner.Binary, t Test, strategy string, seed int64, opts Options, out string) Trial {
 	cfg := rt.Config{Run: "^" + regexp.QuoteMeta(t.Name) + "$", Strategy: strategy, Seed: seed, Bound: opts.Bound,
-		Budget: opts.Budget, Continue: opts.Continue, MaxSteps: opts.MaxSteps, OutDir: out, NoRace: t.Want != "race"}
+		Budget: opts.Budget, Continue: opts.Continue, MaxSteps: opts.MaxSteps, OutDir: out, NoRace: t.Want != "race",
+		EarlyTimers: opts.EarlyTimers, NativeHang: nativeHang}
 	t0 := time.Now()
 	results, err := runner.Run(ctx, bin, runner.Options{Config: cfg, Timeout: opts.Timeout})
 	tr := Trial{Seed: seed, Wall: time.Since(t0).Seconds()}

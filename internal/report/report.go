@@ -61,6 +61,8 @@ type JSONSummary struct {
 	Abandoned      int      `json:",omitempty"` // schedules given up: a goroutine waited in uncontrolled code (no verdict)
 	AbandonedWhy   string   `json:",omitempty"`
 	Fresh          bool     `json:",omitempty"` // explored with one process per schedule (-fresh, or after an unconfirmed verdict)
+	TimedOut       bool     `json:",omitempty"` // -timeout ended the exploration before its budget (no verdict for the schedule in flight)
+	Interrupted    bool     `json:",omitempty"` // Ctrl-C or SIGTERM stopped it; its bugs are listed unconfirmed
 }
 
 // JSONBug is one bug of a summary.
@@ -96,7 +98,7 @@ func SetMinimized(b *JSONBug, m runner.Minimized) {
 func Summary(r runner.Result, uninstrumented []string) JSONSummary {
 	s := JSONSummary{Action: "summary", Package: r.Package, Test: r.Test, Strategy: r.Strategy, Seed: r.Seed, Bound: r.Bound,
 		Schedules: r.Schedules, Steps: r.Steps, Elapsed: r.Elapsed, Schedule: r.Schedule, Diverged: r.Diverged,
-		Exhausted: r.Exhausted, Uninstrumented: uninstrumented, Uncontrolled: r.Uncontrolled, Unconfirmed: r.Unconfirmed, Cut: r.Cut, Forced: r.Forced, Abandoned: r.Abandoned, AbandonedWhy: r.AbandonedWhy, Fresh: r.Fresh, Bugs: []JSONBug{}}
+		Exhausted: r.Exhausted, Uninstrumented: uninstrumented, Uncontrolled: r.Uncontrolled, Unconfirmed: r.Unconfirmed, Cut: r.Cut, Forced: r.Forced, Abandoned: r.Abandoned, AbandonedWhy: r.AbandonedWhy, Fresh: r.Fresh, TimedOut: r.TimedOut, Interrupted: r.Interrupted, Bugs: []JSONBug{}}
 	for _, b := range r.Bugs {
 		s.Bugs = append(s.Bugs, JSONBug{Kind: b.Kind, Schedule: b.Schedule, Message: b.Message, Location: b.Location, Replay: b.Replay, Created: b.Created, CreatedBy: b.CreatedBy})
 	}
@@ -139,6 +141,10 @@ func (p *Printer) Result(s JSONSummary) {
 		}
 		if s.Diverged != "" {
 			fmt.Fprintf(p.W, "--- DIVERGED %s: %s\n", s.Test, s.Diverged)
+			return
+		}
+		if s.Schedules == 0 && (s.Interrupted || s.TimedOut) {
+			fmt.Fprintf(p.W, "?    %s  not explored (stopped before its first schedule ended)\n", s.Test)
 			return
 		}
 		fmt.Fprintf(p.W, "ok   %s  %d schedules, no bug (%s%s, %.2fs)\n", s.Test, s.Schedules, s.Strategy, extra, s.Elapsed)
@@ -261,6 +267,16 @@ func (p *Printer) uncontrolled(s JSONSummary) {
 	}
 	if s.Abandoned > 0 {
 		fmt.Fprintf(p.W, "    note: schedule %d was abandoned without a verdict and the test not explored further: %s (Period's blind spot, not necessarily a bug)\n", s.Schedules, s.AbandonedWhy)
+	}
+	if s.Interrupted {
+		unconfirmed := ""
+		if len(s.Bugs) > 0 {
+			unconfirmed = "; the bugs listed were not confirmed in a fresh process"
+		}
+		fmt.Fprintf(p.W, "    note: interrupted after %d schedule(s)%s\n", s.Schedules, unconfirmed)
+	}
+	if s.TimedOut {
+		fmt.Fprintf(p.W, "    note: -timeout ended the exploration after %d schedule(s), before the budget; the schedule in flight got no verdict (raise -timeout to explore further)\n", s.Schedules)
 	}
 	if s.Cut > 0 {
 		fmt.Fprintf(p.W, "    note: the first schedule ran past %d steps without ending: the test is too long to explore, so it was cut (no verdict); set -steps to explore it\n", s.Steps)

@@ -154,8 +154,29 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 		if runErr == nil {
 			return nil, fmt.Errorf("test process ended without results for %s", remaining[0])
 		}
-		if errors.Is(runErr, context.Canceled) {
-			return nil, runErr
+		if stopped := errors.Is(runErr, context.Canceled); stopped || errors.Is(runErr, errTimeout) {
+			// -timeout is the exploration's budget of time, and Ctrl-C the
+			// user's word, not verdicts: the schedule in flight is dropped,
+			// and every test not done gets a summary of what was explored.
+			why := "-timeout"
+			if stopped {
+				why = "an interrupt"
+			}
+			if inFlight != "" {
+				opts.Progress("%s: stopped by %s in schedule %d", inFlight, why, flightSchedule)
+			}
+			for _, t := range remaining {
+				r := results[t]
+				if r == nil {
+					r = &Result{Summary: rt.Summary{Action: "summary", Package: b.Package, Test: t, Strategy: opts.Config.Strategy, Seed: opts.Config.Seed, Bound: opts.Config.Bound}}
+					results[t] = r
+				}
+				if t == inFlight && r.Schedules < flightSchedule-1 {
+					r.Schedules = flightSchedule - 1
+				}
+				r.TimedOut, r.Interrupted = !stopped, stopped
+			}
+			break
 		}
 		if inFlight == "" || restart >= maxRestarts {
 			return nil, fmt.Errorf("test process failed: %v\n%s", runErr, tail(out, 30))
@@ -181,9 +202,7 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 		// The process died (or timed out) in schedule flightSchedule of
 		// inFlight: record that schedule, report it, and go on without it.
 		kind, msg, loc := "panic", "the test process died: "+crashReason(out, runErr), crashLocation(out)
-		if errors.Is(runErr, errTimeout) {
-			kind, msg = "hang", fmt.Sprintf("the test process did not finish within -timeout %v", opts.Timeout)
-		} else if m := hangLine.FindSubmatch(out); m != nil {
+		if m := hangLine.FindSubmatch(out); m != nil {
 			// rt ended a process whose test goroutine could not be unwound (exitIfStuck).
 			kind, msg, loc = "hang", string(m[2]), string(m[1])
 		}
@@ -203,8 +222,8 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 		if r.Schedules < flightSchedule {
 			r.Schedules = flightSchedule
 		}
-		if !opts.Config.Continue || errors.Is(runErr, errTimeout) || native {
-			// One bug is what was asked for (or time is up; or native runs,
+		if !opts.Config.Continue || native {
+			// One bug is what was asked for (or native runs,
 			// which cannot skip the run that killed the process): this test is done.
 			skipTest(&remaining, inFlight)
 			completed[inFlight] = true
@@ -221,6 +240,12 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 		if r := results[t]; r != nil {
 			out = append(out, *r)
 		}
+	}
+	if ctx.Err() != nil {
+		for i := range out {
+			out[i].Interrupted = true // its verdicts cannot be confirmed now
+		}
+		return out, nil
 	}
 	confirmAll(ctx, b, opts, out, deadline)
 	return out, nil

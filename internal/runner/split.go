@@ -62,7 +62,9 @@ func runPooled(ctx context.Context, b Binary, opts Options, tests []string, dead
 				r, err := exploreSplit(ctx, b, o, t, pool, opts.Workers, deadline)
 				if err == nil {
 					rs := []Result{r}
-					confirmAll(ctx, b, o, rs, deadline)
+					if ctx.Err() == nil {
+						confirmAll(ctx, b, o, rs, deadline)
+					}
 					results[i] = &rs[0]
 					return
 				}
@@ -79,6 +81,10 @@ func runPooled(ctx context.Context, b Binary, opts Options, tests []string, dead
 			var err error
 			if perr := pool.Do(ctx, func() { rs, err = Run(ctx, b, o) }); perr != nil {
 				err = perr
+			}
+			if errors.Is(err, context.Canceled) && len(rs) == 0 {
+				// Interrupted before it started: say so, as for the others.
+				rs, err = []Result{{Summary: rt.Summary{Action: "summary", Package: b.Package, Test: t, Strategy: o.Config.Strategy, Seed: o.Config.Seed, Bound: o.Config.Bound, Interrupted: true}}}, nil
 			}
 			if err != nil {
 				errs[i] = err
@@ -244,6 +250,12 @@ func exploreSplit(ctx context.Context, b Binary, opts Options, test string, pool
 		owner := map[int]*worker{}
 		msgs := map[failKey]*failMsg{}
 		for _, wk := range ws {
+			if errors.Is(wk.err, errTimeout) || errors.Is(wk.err, context.Canceled) {
+				// -timeout or Ctrl-C: the schedules committed so far are the result.
+				opts.Progress("%s: stopped after %d schedules", test, committed)
+				total.TimedOut, total.Interrupted = errors.Is(wk.err, errTimeout), errors.Is(wk.err, context.Canceled)
+				return total, nil
+			}
 			if wk.err != nil {
 				return Result{}, wk.err
 			}
@@ -336,7 +348,8 @@ func resumeKey(c rt.Config) string {
 		IgnoreLeak       []string
 		MaxSteps         int
 		AdaptiveSteps    bool
-	}{c.Strategy, c.Seed, c.Bound, c.Continue, c.NoRace, c.Focus, c.Leaks, c.IgnoreLeak, c.MaxSteps, c.AdaptiveSteps})
+		EarlyTimers      time.Duration `json:",omitempty"`
+	}{c.Strategy, c.Seed, c.Bound, c.Continue, c.NoRace, c.Focus, c.Leaks, c.IgnoreLeak, c.MaxSteps, c.AdaptiveSteps, c.EarlyTimers})
 	return string(k)
 }
 

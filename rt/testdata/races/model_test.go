@@ -190,3 +190,42 @@ func TestWaitGroupReuseOrderedFixed(t *testing.T) {
 	wg.Add(1)
 	wg.Done()
 }
+
+// ---- iterating a map reads it ----
+
+// A range over a map while another goroutine sets a key: -race reports
+// the iteration's read against the write.
+// period:want race
+func TestMapRangeVsWrite(t *testing.T) {
+	m := map[string]int{"a": 1}
+	done := make(chan int)
+	go func() {
+		n := 0
+		for _, v := range m {
+			n += v
+		}
+		done <- n
+	}()
+	m["b"] = 2
+	sink += <-done
+}
+
+// period:want none
+func TestMapRangeVsWriteFixed(t *testing.T) {
+	m := map[string]int{"a": 1}
+	var mu sync.Mutex
+	done := make(chan int)
+	go func() {
+		n := 0
+		mu.Lock()
+		for _, v := range m {
+			n += v
+		}
+		mu.Unlock()
+		done <- n
+	}()
+	mu.Lock()
+	m["b"] = 2
+	mu.Unlock()
+	sink += <-done
+}

@@ -30,5 +30,9 @@ func Atomics(s *stats) int64 {
 	local.n.Add(2)
 	var ptr unsafe.Pointer
 	atomic.StorePointer(&ptr, unsafe.Pointer(&x))
+	for !s.ok.CompareAndSwap(false, true) {
+	}
+	defer atomic.CompareAndSwapInt32(&s.old, 2, 3)
+	go s.n.CompareAndSwap(1, 2)
 	return s.n.Load() + atomic.LoadInt64(&hits) + local.n.Load()
 }

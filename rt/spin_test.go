@@ -1,0 +1,112 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"sync/atomic"
+	"testing"
+)
+
+// spinners: twenty goroutines take a CAS spin lock with a Gosched backoff
+// three times each, as ants' spin lock does, for a critical section of ten
+// atomic additions; a flag polled with atomic
+// loads and Gosched by ten goroutines, set by a goroutine whose store the
+// engine does not see (no hook), so only "nothing else can run" wakes them.
+func spinners(t *testing.T) {
+	var lock uint32
+	var flag atomic.Bool
+	var work int64
+	count := 0
+	done := make(chan struct{})
+	for i := 0; i < 20; i++ {
+		Go("go", func() {
+			for j := 0; j < 3; j++ {
+				backoff := 1
+				for !CASDone(atomic.CompareAndSwapUint32(AtomicCAS("cas", &lock), 0, 1)) {
+					for k := 0; k < backoff; k++ {
+						Gosched("backoff")
+					}
+					backoff = min(2*backoff, 16)
+				}
+				for k := 0; k < 10; k++ { // a critical section of some steps
+					atomic.AddInt64(Atomic("work", &work), 1)
+				}
+				count++
+				atomic.StoreUint32(AtomicStore("unlock", &lock), 0)
+			}
+			Send("done", done, struct{}{})
+		})
+	}
+	for i := 0; i < 10; i++ {
+		Go("go", func() {
+			for !AtomicLoad("load", &flag).Load() {
+				Gosched("poll")
+			}
+			Send("done", done, struct{}{})
+		})
+	}
+	Go("go", func() { flag.Store(true) }) // unseen: no hook
+	for i := 0; i < 30; i++ {
+		Recv("wait", done)
+	}
+	if count != 60 {
+		t.Errorf("count = %d", count)
+	}
+}
+
+func init() {
+	programs["spinners"] = spinners
+	programs["spinners-nopark"] = func(t *testing.T) {
+		spinParking = false
+		spinners(t)
+	}
+}
+
+// TestSpinnersPark: goroutines that poll and yield wait until what they
+// polled is written (or nothing else can run), so a schedule takes far
+// fewer steps than when every spinner is always enabled; no verdict either
+// way, and the flag set out of the engine's sight ends its pollers.
+func TestSpinnersPark(t *testing.T) {
+	park := runChild(t, "spinners", Config{Budget: 20, Seed: 1, NoRace: true, MaxSteps: 1000000})
+	spin := runChild(t, "spinners-nopark", Config{Budget: 20, Seed: 1, NoRace: true, MaxSteps: 1000000})
+	for _, s := range []Summary{park, spin} {
+		if len(s.Bugs) != 0 || s.Schedules != 20 {
+			t.Fatalf("%d schedules, bugs %+v", s.Schedules, s.Bugs)
+		}
+	}
+	t.Logf("steps: %d parked, %d always enabled", park.Steps, spin.Steps)
+	if 2*park.Steps > spin.Steps {
+		t.Errorf("parking spinners saved too little: %d steps against %d", park.Steps, spin.Steps)
+	}
+}
+
+// spinAfterStop: a goroutine holds a CAS spin lock and blocks forever, so
+// the run ends in a deadlock; the test goroutine's deferred call then spins
+// on that lock while unwinding, which can never succeed.
+func spinAfterStop(t *testing.T) {
+	var lock uint32
+	lockIt := func() {
+		for !CASDone(atomic.CompareAndSwapUint32(AtomicCAS("cas", &lock), 0, 1)) {
+			Gosched("spin")
+		}
+	}
+	defer lockIt()
+	never := make(chan struct{})
+	Go("holder", func() {
+		lockIt()
+		Recv("never", never)
+	})
+	Recv("wait", never)
+}
+
+func init() { programs["spinafterstop"] = spinAfterStop }
+
+// TestSpinWhileUnwinding: the deadlock is reported and the exploration
+// ends, although the unwinding test goroutine's deferred call would spin
+// forever (it is ended after a bounded number of hooks).
+func TestSpinWhileUnwinding(t *testing.T) {
+	s := runChild(t, "spinafterstop", Config{Budget: 5, Seed: 1, NoRace: true})
+	if len(s.Bugs) != 1 || s.Bugs[0].Kind != "deadlock" {
+		t.Fatalf("want the deadlock: %+v", s)
+	}
+}
