@@ -144,7 +144,8 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	cfg = rt.Config{Run: "^" + regexp.QuoteMeta(tr.Test) + "$", Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, Budget: v.Budget,
 		Focus: tr.Focus, MaxSteps: tr.Steps, AdaptiveSteps: tr.Steps == 0, OutDir: outDir, NoRace: tr.NoRace, Parallel: tr.Parallel,
-		Leaks: leaks, IgnoreLeak: tr.IgnoreLeak, Short: tr.Short, Tags: tr.Tags, Instrument: tr.Instrument, Uninstrumented: tr.Uninstrumented}
+		Leaks: leaks, IgnoreLeak: tr.IgnoreLeak, Short: tr.Short, Tags: tr.Tags, Instrument: tr.Instrument, Uninstrumented: tr.Uninstrumented,
+		EarlyTimers: tr.EarlyTimers}
 	if cfg.AdaptiveSteps {
 		cfg.MaxSteps = defaultSteps
 	}
@@ -174,6 +175,9 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	p.Result(s)
 	v.Schedules, v.Exhausted, v.Bugs = s.Schedules, s.Exhausted, s.Bugs
 	switch {
+	case s.Interrupted:
+		v.Verdict = "inconclusive"
+		return v.print(stdout, *jsonOut, fmt.Sprintf("inconclusive: interrupted after %d schedules", s.Schedules))
 	case len(s.Bugs) > 0:
 		v.Verdict = "still fails"
 		for _, b := range s.Bugs {
@@ -186,6 +190,9 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		b := s.Bugs[0]
 		return v.print(stdout, *jsonOut, fmt.Sprintf("still fails: a different bug, a %s at %s (schedule %d of %s; the recorded %s at %s was not found); replay: period replay %s",
 			b.Kind, orUnknown(b.Location), b.Schedule, exploration(tr.Strategy, tr.Seed, tr.Bound), tr.Kind, orUnknown(tr.Location), b.Replay))
+	case s.TimedOut:
+		v.Verdict = "inconclusive"
+		return v.print(stdout, *jsonOut, fmt.Sprintf("inconclusive: no bug in %d schedules, but -timeout ended the exploration before its budget of %d", s.Schedules, v.Budget))
 	case s.Abandoned > 0 || s.Cut > 0 && s.Cut >= s.Schedules:
 		v.Verdict = "inconclusive"
 		return v.print(stdout, *jsonOut, fmt.Sprintf("inconclusive: no bug in %d schedules, but the exploration stopped without a verdict (see the notes above)", s.Schedules))
