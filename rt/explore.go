@@ -667,12 +667,23 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 
 // traceOf builds the replay record of the current run.
 func (e *engine) traceOf(cfg Config, test string, schedule int, b bug) *trace.Trace {
-	return &trace.Trace{
+	tr := &trace.Trace{
 		Package: cfg.Package, Dir: cfg.Dir, Test: test, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound, NoRace: cfg.NoRace,
 		Short: cfg.Short, Tags: cfg.Tags, Instrument: cfg.Instrument, Uninstrumented: cfg.Uninstrumented,
 		EarlyTimers: cfg.EarlyTimers, Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
 		Shared: e.mem.sharedSites(), Entries: e.entries(b.upTo),
+		Budget: cfg.Budget, Focus: cfg.Focus, Leaks: cfg.Leaks, IgnoreLeak: cfg.IgnoreLeak, Steps: cfg.userSteps(), Parallel: cfg.Parallel,
 	}
+	tr.RecordSources()
+	return tr
+}
+
+// userSteps is the step limit the user set (-steps), 0 when derived.
+func (c Config) userSteps() int {
+	if c.AdaptiveSteps {
+		return 0
+	}
+	return c.MaxSteps
 }
 
 // runPrelude runs the tests named, once each and uncontrolled, as go test

@@ -15,11 +15,18 @@
 //	seed 1
 //	bound 0
 //	race off                       (optional: found with data-race detection off)
+//	budget 1000                    (optional, as the next ones: flags of the exploration,
+//	focus pkg/file.go               for period verify to run it again)
+//	leaks blocked
+//	ignore-leak pkg.(*T).loop
+//	steps 5000
+//	parallel
 //	schedule 17
 //	bug deadlock
 //	location pkg/file.go:12
 //	message "all goroutines are blocked: ..."
 //	shared pkg/file.go:40          (a site treated as a key point; repeated)
+//	source "mu.Lock()" pkg/file.go:12  (optional: a site's line when recorded; repeated)
 //	step 0.1 recv pkg/file.go:33   (goroutine path, op, site: one scheduling decision)
 //	choose 3 1                     (an open choice: 3 alternatives, the second taken)
 //	end
@@ -33,6 +40,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -73,6 +81,14 @@ type Trace struct {
 	// -uninstrumented): a replay builds the same binary.
 	Instrument     string
 	Uninstrumented []string
+	// The exploration that found the bug, for period verify (0 or empty:
+	// not recorded, or the default).
+	Budget     int
+	Focus      string
+	Leaks      string // "blocked" or "off"; "" is "all"
+	IgnoreLeak []string
+	Steps      int  // -steps, when set
+	Parallel   bool // found with -parallel
 
 	Kind     string // bug kind: fail, panic, deadlock, leak, hang, race
 	Location string // file:line of the failure, or ""
@@ -80,6 +96,9 @@ type Trace struct {
 
 	Shared  []string // sites that were key points because they touch shared memory
 	Entries []Entry
+	// Sources holds the text of sites' lines when the schedule was
+	// recorded (see RecordSources).
+	Sources map[string]string
 }
 
 // Write writes t in the replay format.
@@ -106,10 +125,36 @@ func (t *Trace) Write(w io.Writer) error {
 	for _, u := range t.Uninstrumented {
 		fmt.Fprintf(bw, "uninstrumented %s\n", u)
 	}
+	if t.Budget > 0 {
+		fmt.Fprintf(bw, "budget %d\n", t.Budget)
+	}
+	if t.Focus != "" {
+		fmt.Fprintf(bw, "focus %s\n", t.Focus)
+	}
+	if t.Leaks != "" && t.Leaks != "all" {
+		fmt.Fprintf(bw, "leaks %s\n", t.Leaks)
+	}
+	for _, f := range t.IgnoreLeak {
+		fmt.Fprintf(bw, "ignore-leak %s\n", f)
+	}
+	if t.Steps > 0 {
+		fmt.Fprintf(bw, "steps %d\n", t.Steps)
+	}
+	if t.Parallel {
+		fmt.Fprintln(bw, "parallel")
+	}
 	fmt.Fprintf(bw, "schedule %d\n", t.Schedule)
 	fmt.Fprintf(bw, "bug %s\nlocation %s\nmessage %s\n", t.Kind, t.Location, strconv.Quote(t.Message))
 	for _, s := range t.Shared {
 		fmt.Fprintf(bw, "shared %s\n", s)
+	}
+	sites := make([]string, 0, len(t.Sources))
+	for site := range t.Sources {
+		sites = append(sites, site)
+	}
+	sort.Strings(sites)
+	for _, site := range sites {
+		fmt.Fprintf(bw, "source %s %s\n", strconv.Quote(t.Sources[site]), site)
 	}
 	for _, e := range t.Entries {
 		if e.Choice {
@@ -221,6 +266,18 @@ func Read(r io.Reader) (*Trace, error) {
 			t.Instrument = rest
 		case "uninstrumented":
 			t.Uninstrumented = append(t.Uninstrumented, rest)
+		case "budget":
+			t.Budget, err = strconv.Atoi(rest)
+		case "focus":
+			t.Focus = rest
+		case "leaks":
+			t.Leaks = rest
+		case "ignore-leak":
+			t.IgnoreLeak = append(t.IgnoreLeak, rest)
+		case "steps":
+			t.Steps, err = strconv.Atoi(rest)
+		case "parallel":
+			t.Parallel = true
 		case "bug":
 			t.Kind = rest
 		case "location":
@@ -229,6 +286,16 @@ func Read(r io.Reader) (*Trace, error) {
 			t.Message, err = strconv.Unquote(rest)
 		case "shared":
 			t.Shared = append(t.Shared, rest)
+		case "source":
+			q, qerr := strconv.QuotedPrefix(rest)
+			if qerr != nil || len(rest) < len(q)+2 || rest[len(q)] != ' ' {
+				return nil, bad("source needs a quoted line and a site")
+			}
+			text, _ := strconv.Unquote(q)
+			if t.Sources == nil {
+				t.Sources = map[string]string{}
+			}
+			t.Sources[rest[len(q)+1:]] = text
 		case "step":
 			f := strings.SplitN(rest, " ", 3)
 			if len(f) != 3 {

@@ -5,6 +5,8 @@ package trace
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -55,6 +57,22 @@ func TestRoundTrip(t *testing.T) {
 	flags.Write(&buf)
 	if got, err := Read(&buf); err != nil || !reflect.DeepEqual(got, flags) {
 		t.Fatalf("short and tags lost: %v\n got %+v\nwant %+v", err, got, flags)
+	}
+	// The lines of sites as recorded, for a replay of an edited program.
+	src := sample()
+	src.Sources = map[string]string{"p/x.go:3": `mu.Lock() // "a"`, "p/x test.go:9": "<-ch"}
+	buf.Reset()
+	src.Write(&buf)
+	if got, err := Read(&buf); err != nil || !reflect.DeepEqual(got, src) {
+		t.Fatalf("sources lost: %v\n got %+v\nwant %+v", err, got, src)
+	}
+	// period verify runs the exploration again with these.
+	ex := sample()
+	ex.Budget, ex.Focus, ex.Leaks, ex.IgnoreLeak, ex.Steps, ex.Parallel = 300, "p/x.go", "blocked", []string{"p.(*T).loop", "p.run"}, 5000, true
+	buf.Reset()
+	ex.Write(&buf)
+	if got, err := Read(&buf); err != nil || !reflect.DeepEqual(got, ex) {
+		t.Fatalf("exploration flags lost: %v\n got %+v\nwant %+v", err, got, ex)
 	}
 }
 
@@ -108,5 +126,21 @@ func TestFileName(t *testing.T) {
 		if b == a {
 			t.Fatalf("%q for two explorations", a)
 		}
+	}
+}
+
+func TestRecordSources(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "p"), 0o755)
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/m\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "p", "x.go"), []byte("package p\n\n\tmu.Lock()   // here\n"), 0o644)
+	tr := sample()
+	tr.Dir = filepath.Join(root, "p")
+	tr.RecordSources()
+	if want := map[string]string{"p/x.go:3": "mu.Lock() // here"}; !reflect.DeepEqual(tr.Sources, want) {
+		t.Errorf("sources %q, want %q", tr.Sources, want)
+	}
+	if got := SourceLine(tr.Dir, "p/x.go:1"); got != "package p" {
+		t.Errorf("SourceLine = %q", got)
 	}
 }

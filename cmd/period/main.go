@@ -5,6 +5,7 @@
 //	period replay [-json] [-v] FILE  re-run the schedule recorded in FILE
 //	period minimize FILE             shrink the schedule of FILE (writes FILE.min)
 //	period view FILE                 write FILE's schedule as an HTML timeline
+//	period verify FILE               after a fix: does FILE's bug still happen?
 //	period strategies                list the exploration strategies
 //	period merge DIR...              combine the results of period test -shard
 //
@@ -53,6 +54,7 @@ Usage:
 	period replay [-json] [-v] FILE
 	period minimize [-budget n] [-json] [-v] FILE
 	period view [-o file.html] FILE
+	period verify [-json] [-v] [-budget n] [-o DIR] FILE
 	period strategies
 	period bench [flags] [packages]
 	period merge [-json] [-v] [-o DIR] DIR...
@@ -82,6 +84,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdMinimize(ctx, args[1:], stdout, stderr)
 	case "view":
 		return cmdView(args[1:], stdout, stderr)
+	case "verify":
+		return cmdVerify(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return cmdBench(ctx, args[1:], stdout, stderr)
 	case "merge":
@@ -383,6 +387,11 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			s.Bugs[i].Replay = file
 		}
 		p.Result(s)
+		if s.Diverged != "" && !*jsonOut {
+			for _, l := range report.DivergedSources(tr, s.Diverged) {
+				fmt.Fprintf(stdout, "      %s\n", l)
+			}
+		}
 		if len(s.Bugs) > 0 && s.Diverged == "" {
 			status = exitBug
 		}

@@ -148,6 +148,20 @@ func TestWriteAll(t *testing.T) {
 	if again, _ := os.ReadFile(md); !strings.Contains(string(again), "PERIOD wins here.\n"+readingEnd) {
 		t.Errorf("the reading was lost:\n%s", again)
 	}
+	// So does the minimisation table another command writes.
+	block := MinimizeBegin + "\n| median switches | 4 | 3 |\n" + MinimizeEnd
+	again, _ := os.ReadFile(md)
+	os.WriteFile(md, []byte(SetBlock(string(again), MinimizeBegin, MinimizeEnd, block)), 0o644)
+	if _, err := WriteAll(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	again, _ = os.ReadFile(md)
+	if Block(string(again), MinimizeBegin, MinimizeEnd) != block || !strings.Contains(string(again), "PERIOD wins here.\n"+readingEnd) {
+		t.Errorf("the minimisation block was lost:\n%s", again)
+	}
+	if got := SetBlock(string(again), MinimizeBegin, MinimizeEnd, MinimizeBegin+"\nnew\n"+MinimizeEnd); strings.Count(got, MinimizeBegin) != 1 || !strings.Contains(got, "\nnew\n") {
+		t.Errorf("SetBlock did not replace the block:\n%s", got)
+	}
 }
 
 func TestWants(t *testing.T) {

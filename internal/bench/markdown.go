@@ -27,6 +27,32 @@ func Reading(md string) string {
 	return md[i : j+len(readingEnd)]
 }
 
+// The minimisation block of results.md is written by another command (see
+// cmd/period's TestMinimizeResults); regenerating the tables keeps it.
+const (
+	MinimizeBegin = "<!-- minimize:begin (go test ./cmd/period -run TestMinimizeResults -write-results writes this block; period bench keeps it) -->"
+	MinimizeEnd   = "<!-- minimize:end -->"
+)
+
+// Block returns the part of md from begin to end, markers included, or "".
+func Block(md, begin, end string) string {
+	i := strings.Index(md, begin)
+	j := strings.Index(md, end)
+	if i < 0 || j < i {
+		return ""
+	}
+	return md[i : j+len(end)]
+}
+
+// SetBlock replaces the block of md from begin to end with block (which
+// holds the markers), or appends it.
+func SetBlock(md, begin, end, block string) string {
+	if old := Block(md, begin, end); old != "" {
+		return strings.Replace(md, old, block, 1)
+	}
+	return strings.TrimRight(md, "\n") + "\n\n" + block + "\n"
+}
+
 // Names of the figures WriteMarkdown links to (WriteAll writes them).
 const (
 	CumulativeSVG = "results.svg"

@@ -58,9 +58,10 @@ func WriteAll(dir string, r *Results) ([]string, error) {
 		return nil, err
 	}
 	md := filepath.Join(dir, "results.md")
-	reading := ""
+	reading, minimized := "", ""
 	if old, err := os.ReadFile(md); err == nil {
 		reading = Reading(string(old))
+		minimized = Block(string(old), MinimizeBegin, MinimizeEnd)
 	}
 	files := []struct {
 		name  string
@@ -68,7 +69,13 @@ func WriteAll(dir string, r *Results) ([]string, error) {
 	}{
 		{"results.json", func(w io.Writer) error { return WriteJSON(w, r) }},
 		{"results.csv", func(w io.Writer) error { return WriteCSV(w, r) }},
-		{"results.md", func(w io.Writer) error { return WriteMarkdown(w, r, reading) }},
+		{"results.md", func(w io.Writer) error {
+			if err := WriteMarkdown(w, r, reading); err != nil || minimized == "" {
+				return err
+			}
+			_, err := io.WriteString(w, "\n"+minimized+"\n")
+			return err
+		}},
 		{CumulativeSVG, func(w io.Writer) error { return WriteCumulativeSVG(w, r) }},
 		{OverheadSVG, func(w io.Writer) error { return WriteOverheadSVG(w, r) }},
 	}

@@ -199,6 +199,9 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; }
 <div id="detail">Select a step to see its source.</div>
 <pre id="snippet"></pre>
 <script>
+// data-ready and data-error on the body tell a headless browser (the
+// tests) whether this script ran to its end.
+window.addEventListener("error", function (ev) { document.body.setAttribute("data-error", ev.message); });
 (function () {
   var svg = document.getElementById("svg"), w = {{.Width}}, zoom = 1;
   function scale(f) {
@@ -232,6 +235,9 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; }
     detail.textContent = m.querySelector("title").textContent;
     snippet.textContent = snippets[m.getAttribute("data-site")] || "";
   });
+  document.body.setAttribute("data-lanes", svg.querySelectorAll(".lane").length);
+  document.body.setAttribute("data-marks", svg.querySelectorAll(".mark").length);
+  document.body.setAttribute("data-ready", "true");
 })();
 </script>
 </body>

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -292,4 +293,35 @@ func (p *Printer) Package(pkg string, bugs int, seconds float64) {
 	} else {
 		fmt.Fprintf(p.W, "ok   %s  %.2fs\n", pkg, seconds)
 	}
+}
+
+var divergedSite = regexp.MustCompile(`\S+\.go:\d+`)
+
+// DivergedSources explains where a replay of tr left the record: the lines
+// of the sites the divergence message names, as recorded (when the file
+// keeps them) and as the source has them now.
+func DivergedSources(tr *trace.Trace, diverged string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, site := range divergedSite.FindAllString(diverged, 8) {
+		if seen[site] {
+			continue
+		}
+		seen[site] = true
+		old, recorded := tr.Sources[site]
+		now := trace.SourceLine(tr.Dir, site)
+		switch {
+		case recorded && old == now:
+			out = append(out, fmt.Sprintf("%s (unchanged): %s", site, old))
+		case recorded:
+			out = append(out, fmt.Sprintf("%s when recorded: %s", site, old))
+			if now == "" {
+				now = "(no such line now)"
+			}
+			out = append(out, fmt.Sprintf("%s now:           %s", site, now))
+		case now != "":
+			out = append(out, fmt.Sprintf("%s now:           %s", site, now))
+		}
+	}
+	return out
 }

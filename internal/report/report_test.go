@@ -195,3 +195,13 @@ func TestResultNothingShrunk(t *testing.T) {
 		t.Errorf("a schedule that did not shrink:\n%s", b.String())
 	}
 }
+
+// A cell too wide for its column keeps its line number.
+func TestClipCellKeepsLine(t *testing.T) {
+	if got := clipCell("wg.wait checkthenact_test.go:22", 30); got != "wg.wait checkthenact_test.~:22" || len(got) != 30 {
+		t.Errorf("clipped to %q", got)
+	}
+	if got := clipCell("lock a.go:3", 30); got != "lock a.go:3" {
+		t.Errorf("clipped a short cell to %q", got)
+	}
+}

@@ -368,10 +368,7 @@ func Interleaving(tr *trace.Trace, cols []string, maxRows int) string {
 			b.WriteString(line + "\n")
 			continue
 		}
-		cell := r.cell
-		if len(cell) > width {
-			cell = cell[:width-1] + "~"
-		}
+		cell := clipCell(r.cell, width)
 		for i := range cols {
 			if i == r.c {
 				line += fmt.Sprintf("%-*s ", width, cell)
@@ -385,6 +382,19 @@ func Interleaving(tr *trace.Trace, cols []string, maxRows int) string {
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 	return b.String()
+}
+
+// clipCell shortens a cell to width by cutting into the file name, so that
+// its line number, the thing to look at, stays.
+func clipCell(cell string, width int) string {
+	if len(cell) <= width {
+		return cell
+	}
+	if i := strings.LastIndex(cell, ":"); i > 0 && len(cell)-i+2 <= width {
+		tail := cell[i:]
+		return cell[:width-1-len(tail)] + "~" + tail
+	}
+	return cell[:width-1] + "~"
 }
 
 func plural(n int) string {

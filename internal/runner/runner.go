@@ -767,7 +767,12 @@ func recordCrash(ctx context.Context, b Binary, opts Options, work, test string,
 	}
 	runChild(ctx, b, cfg, deadline)
 	tr := &trace.Trace{Package: b.Package, Dir: b.Dir, Test: test, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound,
-		Schedule: schedule, Kind: kind, Message: msg, Location: loc}
+		Schedule: schedule, Kind: kind, Message: msg, Location: loc,
+		NoRace: cfg.NoRace, Short: cfg.Short, Tags: cfg.Tags, Instrument: cfg.Instrument, Uninstrumented: cfg.Uninstrumented,
+		Budget: opts.Config.Budget, Focus: cfg.Focus, Leaks: cfg.Leaks, IgnoreLeak: cfg.IgnoreLeak, Parallel: cfg.Parallel}
+	if !cfg.AdaptiveSteps {
+		tr.Steps = cfg.MaxSteps
+	}
 	if data, err := os.ReadFile(cfg.TraceFile); err == nil {
 		for _, line := range strings.Split(string(data), "\n") {
 			f := strings.SplitN(line, " ", 4)
@@ -776,6 +781,7 @@ func recordCrash(ctx context.Context, b Binary, opts Options, work, test string,
 			}
 		}
 	}
+	tr.RecordSources()
 	path := filepath.Join(opts.Config.OutDir, trace.FileName(test, cfg.Strategy, cfg.Seed, schedule, kind))
 	if err := tr.WriteFile(path); err != nil {
 		return ""
