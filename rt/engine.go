@@ -172,34 +172,38 @@ type engine struct {
 	active atomic.Bool // a controlled run is in progress
 	runIdx int
 
-	gs         []*gstate
-	byGoid     map[int64]*gstate
-	cur        *gstate
-	transit    int               // goroutines settling after a rendezvous
-	yielder    *gstate           // yielded last; not enabled again until another goroutine steps
-	releaser   strategy.Releaser // the strategy, when it may release runs to free mode (Config.Parallel)
-	free       bool              // free mode (free.go): e.cur is the goroutine whose key point is under way
-	freeOver   bool              // free mode was left in this run; it does not come back
-	leaving    bool              // a goroutine waits to take control back from free mode
-	frand      strategy.SplitMix // free mode's PRNG: who has queued is up to the real timing
-	outside    int               // hooks called by goroutines outside control in this run
-	detached   int
-	seq        uint64
-	steps      int
-	bubble     bool  // inside synctest.Test: the clock is exact (no drift, see now)
-	drift      int64 // virtual time passed since the clock last moved (time.go: vnow)
-	nowStreak  int   // time.Now readings since the step nowSince (time.go: nowDrift)
-	nowSince   int
-	loads      int           // atomic operations since lastEffect (time.go: loadDrift)
-	jumpTo     int64         // an early wake-up chosen in this step: the clock jumps there at the next decision (time.go: early)
-	spinners   []*gstate     // goroutines parked at a Gosched (spin.go), some maybe woken since
-	randSrc    *lockedSource // the run's source of math/rand and math/rand/v2, made at first use (rand.go)
-	spinParked int           // how many of them are still parked
-	bubbleAt   int64         // the clock when the synctest bubble began
-	forced     int           // decisions in this run where fairness overrode the strategy (unfairBound)
-	lastEffect int           // the last step whose operation can change state (not a poll: Op.IsPoll)
-	pollYields int           // yields, selects and try-locks since lastEffect
-	progress   atomic.Int64  // steps taken, read by the watchdog
+	gs        []*gstate
+	byGoid    map[int64]*gstate
+	cur       *gstate
+	transit   int               // goroutines settling after a rendezvous
+	yielder   *gstate           // yielded last; not enabled again until another goroutine steps
+	releaser  strategy.Releaser // the strategy, when it may release runs to free mode (Config.Parallel)
+	free      bool              // free mode (free.go): e.cur is the goroutine whose key point is under way
+	freeOver  bool              // free mode was left in this run; it does not come back
+	leaving   bool              // a goroutine waits to take control back from free mode
+	frand     strategy.SplitMix // free mode's PRNG: who has queued is up to the real timing
+	outside   int               // hooks called by goroutines outside control in this run
+	detached  int
+	seq       uint64
+	steps     int
+	bubble    bool  // inside synctest.Test: the clock is exact (no drift, see now)
+	drift     int64 // virtual time passed since the clock last moved (time.go: vnow)
+	nowStreak int   // time.Now readings since the step nowSince (time.go: nowDrift)
+	nowSince  int
+	loads     int       // atomic operations since lastEffect (time.go: loadDrift)
+	jumpTo    int64     // an early wake-up chosen in this step: the clock jumps there at the next decision (time.go: early)
+	spinners  []*gstate // goroutines parked at a Gosched (spin.go), some maybe woken since
+	// detachedHooks counts hooks called by detached goroutines: one that
+	// keeps calling them runs instrumented code (slowly, on a loaded
+	// machine), which the watchdog tells from a spin without any.
+	detachedHooks int64
+	randSrc       *lockedSource // the run's source of math/rand and math/rand/v2, made at first use (rand.go)
+	spinParked    int           // how many of them are still parked
+	bubbleAt      int64         // the clock when the synctest bubble began
+	forced        int           // decisions in this run where fairness overrode the strategy (unfairBound)
+	lastEffect    int           // the last step whose operation can change state (not a poll: Op.IsPoll)
+	pollYields    int           // yields, selects and try-locks since lastEffect
+	progress      atomic.Int64  // steps taken, read by the watchdog
 
 	log     stepLog     // every step of the run (steplog.go)
 	choices []choiceRec // open choices, by position among the steps
@@ -325,6 +329,9 @@ func (e *engine) enter() (*gstate, mode) {
 		}
 		e.mu.Unlock()
 		return nil, modePlain
+	}
+	if g.status == gDetached {
+		e.detachedHooks++ // it still runs instrumented code (watchdog)
 	}
 	return g, modeControl
 }
@@ -1017,6 +1024,20 @@ func (e *engine) teardown() {
 	e.active.Store(false)
 }
 
+// busyHangFactor: a detached goroutine that keeps calling hooks (it runs
+// instrumented code, only without key points: a long computation on
+// unshared data) is a hang only after busyHangFactor times hangAfter of
+// wall time, not hangAfter: on a loaded machine a finite loop can take
+// seconds (go-retry's 100,000 retries on a machine with a load of 12).
+const busyHangFactor = 12
+
+// busyDetached tells whether the detached goroutines called hooks since
+// the idle period began (at hooks) and it has lasted less than
+// busyHangFactor times hangAfter. e.mu is held.
+func (e *engine) busyDetached(idle time.Duration, hooks int64) bool {
+	return e.detachedHooks != hooks && idle < busyHangFactor*e.cfg.hangAfter
+}
+
 // watchdog detaches a current goroutine that runs too long without reaching a
 // key point, so that the others can go on; a run with nothing left but
 // detached goroutines for too long is a hang.
@@ -1028,6 +1049,7 @@ func (e *engine) watchdog() (stop func()) {
 	var quit atomic.Bool
 	limit := e.cfg.watchdog
 	var idleSince time.Time
+	var idleHooks int64
 	lastProgress, stalledSince := e.progress.Load(), time.Now()
 	var timer *time.Timer
 	var mu sync.Mutex // orders a check against stop's Stop of the timer
@@ -1073,8 +1095,8 @@ func (e *engine) watchdog() (stop func()) {
 		}
 		if e.cur == nil && e.detached > 0 && e.transit == 0 {
 			if idleSince.IsZero() {
-				idleSince = now
-			} else if now.Sub(idleSince) > e.cfg.hangAfter {
+				idleSince, idleHooks = now, e.detachedHooks
+			} else if now.Sub(idleSince) > e.cfg.hangAfter && !e.busyDetached(now.Sub(idleSince), idleHooks) {
 				var where string
 				for _, g := range e.gs {
 					if g.status != gDetached {

@@ -5,6 +5,7 @@ package rt
 import (
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // spinners: twenty goroutines take a CAS spin lock with a Gosched backoff
@@ -108,5 +109,32 @@ func TestSpinWhileUnwinding(t *testing.T) {
 	s := runChild(t, "spinafterstop", Config{Budget: 5, Seed: 1, NoRace: true})
 	if len(s.Bugs) != 1 || s.Bugs[0].Kind != "deadlock" {
 		t.Fatalf("want the deadlock: %+v", s)
+	}
+}
+
+// busyNoKeyPoint computes for 3 s of wall time on data only it touches:
+// every access calls a hook, none is a key point (as a retry loop on
+// unshared objects on a loaded machine).
+func busyNoKeyPoint(t *testing.T) {
+	var x int
+	W("w", &x) // first touch: x is g0's
+	start := time.Now()
+	for time.Since(start) < 3*time.Second {
+		*W("w", &x)++
+	}
+	done := make(chan struct{})
+	Go("go", func() { Close("close", done) })
+	Recv("recv", done)
+}
+
+func init() { programs["busynokeypoint"] = busyNoKeyPoint }
+
+// TestBusyWithoutKeyPointsIsNoHang: a goroutine that runs instrumented code
+// without key points for longer than the hang limit (1 s here) is detached
+// but not reported while it keeps calling hooks.
+func TestBusyWithoutKeyPointsIsNoHang(t *testing.T) {
+	s := runChild(t, "busynokeypoint", Config{Budget: 1, Seed: 1, NoRace: true})
+	if len(s.Bugs) != 0 || s.Schedules != 1 {
+		t.Fatalf("want one schedule without a verdict: %+v", s)
 	}
 }
