@@ -54,6 +54,10 @@ type Config struct {
 	// may fire as soon as it is set, a choice the strategy makes (time.go:
 	// early). 0: timers fire when the clock reaches them, never before.
 	EarlyTimers time.Duration `json:",omitempty"`
+	// TimersWhenBlocked: timers, sleeps and deadlines fire only when no
+	// goroutine can run but pollers (period test -timers=blocked): not as
+	// steps make time pass, and never early.
+	TimersWhenBlocked bool `json:",omitempty"`
 
 	MaxSteps int // steps per schedule before a hang is reported
 	// AdaptiveSteps derives the step limit from the test itself (the user
@@ -367,6 +371,7 @@ func Explore(t *testing.T, tests []Test) {
 		}
 		cfg.Short, cfg.Tags, cfg.Instrument, cfg.Uninstrumented = rep.Short, rep.Tags, rep.Instrument, rep.Uninstrumented
 		cfg.EarlyTimers = rep.EarlyTimers // the file's choices include early wake-ups only if its exploration offered them
+		cfg.TimersWhenBlocked = rep.TimersWhenBlocked
 	}
 	// The runner passes -short in the configuration, so that a replay file
 	// can carry it too; package testing reads the flag when a test asks.
@@ -671,7 +676,7 @@ func (e *engine) traceOf(cfg Config, test string, schedule int, b bug) *trace.Tr
 	tr := &trace.Trace{
 		Package: cfg.Package, Dir: cfg.Dir, Test: test, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound, NoRace: cfg.NoRace,
 		Short: cfg.Short, Tags: cfg.Tags, Instrument: cfg.Instrument, Uninstrumented: cfg.Uninstrumented,
-		EarlyTimers: cfg.EarlyTimers, Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
+		EarlyTimers: cfg.EarlyTimers, TimersWhenBlocked: cfg.TimersWhenBlocked, Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
 		Shared: e.mem.sharedSites(), Entries: e.entries(b.upTo),
 		Budget: cfg.Budget, Focus: cfg.Focus, Leaks: cfg.Leaks, IgnoreLeak: cfg.IgnoreLeak, Steps: cfg.userSteps(), Parallel: cfg.Parallel,
 	}

@@ -166,7 +166,7 @@ func (e *engine) wakeAt(d time.Duration) int64 {
 // time is a false failure. Not in synctest bubbles (their time is exact),
 // nor in free mode. e.mu is held.
 func (e *engine) early(g *gstate, d time.Duration, when int64) {
-	if d > e.cfg.EarlyTimers || e.cfg.EarlyTimers <= 0 || e.bubble || e.free || g == nil || g != e.cur || g.helper {
+	if d > e.cfg.EarlyTimers || e.cfg.EarlyTimers <= 0 || e.cfg.TimersWhenBlocked || e.bubble || e.free || g == nil || g != e.cur || g.helper {
 		return
 	}
 	if e.choose(g, 2) == 1 && when > e.jumpTo {
@@ -209,7 +209,7 @@ func (e *engine) nowDrift() {
 // vnow (drift folded in) and the timers and sleepers due by then wake. It
 // reports whether anything woke. e.mu is held.
 func (e *engine) dueNow() bool {
-	if e.bubble || e.clock.due < 0 || e.vnow() < e.clock.due {
+	if e.bubble || e.cfg.TimersWhenBlocked || e.clock.due < 0 || e.vnow() < e.clock.due {
 		return false
 	}
 	return e.clock.passTo(e, e.vnow())

@@ -77,6 +77,9 @@ type Trace struct {
 	// choice of the schedule (period test -early-timers); 0 in files of
 	// versions that had no such choice.
 	EarlyTimers time.Duration
+	// TimersWhenBlocked: timers fired only when no goroutine could run
+	// (period test -timers=blocked).
+	TimersWhenBlocked bool
 	// Which dependencies were instrumented (period test -instrument,
 	// -uninstrumented): a replay builds the same binary.
 	Instrument     string
@@ -118,6 +121,9 @@ func (t *Trace) Write(w io.Writer) error {
 	}
 	if t.EarlyTimers > 0 {
 		fmt.Fprintf(bw, "early-timers %s\n", t.EarlyTimers)
+	}
+	if t.TimersWhenBlocked {
+		fmt.Fprintln(bw, "timers blocked")
 	}
 	if t.Instrument != "" {
 		fmt.Fprintf(bw, "instrument %s\n", t.Instrument)
@@ -262,6 +268,11 @@ func Read(r io.Reader) (*Trace, error) {
 			t.Tags = rest
 		case "early-timers":
 			t.EarlyTimers, err = time.ParseDuration(rest)
+		case "timers":
+			if rest != "blocked" {
+				err = errors.New("timers: want blocked")
+			}
+			t.TimersWhenBlocked = true
 		case "instrument":
 			t.Instrument = rest
 		case "uninstrumented":

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func sample() *Trace {
@@ -53,6 +54,7 @@ func TestRoundTrip(t *testing.T) {
 	flags := sample()
 	flags.Short, flags.Tags = true, "integration,linux"
 	flags.Instrument, flags.Uninstrumented = "module", []string{"example.com/a/...", "example.com/b"}
+	flags.EarlyTimers, flags.TimersWhenBlocked = 250*time.Microsecond, true // the timer model decides the choices
 	buf.Reset()
 	flags.Write(&buf)
 	if got, err := Read(&buf); err != nil || !reflect.DeepEqual(got, flags) {

@@ -112,7 +112,7 @@ type testFlags struct {
 	cont, json, verbose, race bool
 	parallel, fresh, short    bool
 	procs                     int
-	shard, resume             string
+	shard, resume, timers     string
 	leaks, tags, instrument   string
 	ignoreLeak, uninstr       stringList
 	minimize                  bool
@@ -157,6 +157,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.tags, "tags", "", "build with the comma-separated build `tags` (as go test -tags)")
 	fs.StringVar(&f.instrument, "instrument", "all", "which packages of other modules are instrumented: `all` (every one but the standard library's), module (the main module's only), or comma-separated import path patterns (path/...)")
 	fs.Var(&f.uninstr, "uninstrumented", "leave the packages matching import path `pattern` uncontrolled (repeatable)")
+	fs.StringVar(&f.timers, "timers", "early", "when timers, sleeps and deadlines fire: `early` (as the virtual clock passes with steps, and at once when set at most -early-timers ahead) or blocked (only when no goroutine can run but pollers)")
 	fs.DurationVar(&f.earlyTimers, "early-timers", rt.DefaultEarlyTimers, "let timers, sleeps and deadlines set at most `d` ahead fire as soon as they are set, a choice each schedule makes (0: they fire when the virtual clock reaches them)")
 	fs.StringVar(&f.focus, "focus", "", "pedal: restrict preemptions to key points whose site contains `s`")
 	fs.IntVar(&f.procs, "p", runtime.GOMAXPROCS(0), "explore with up to `n` processes at once: packages and tests in parallel, and the schedules of one test split over n processes for random, pct and ppct (same results as -p 1)")
@@ -170,6 +171,10 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
+		return exitError
+	}
+	if f.timers != "early" && f.timers != "blocked" {
+		fmt.Fprintf(stderr, "period: -timers=%s: want early or blocked\n", f.timers)
 		return exitError
 	}
 	switch f.leaks {
@@ -203,7 +208,8 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	cfg := rt.Config{Run: f.run, Strategy: f.strategy, Seed: f.seed, Bound: f.bound, Budget: f.budget, Continue: f.cont,
 		Focus: f.focus, MaxSteps: f.steps, AdaptiveSteps: !flagSet(fs, "steps"), OutDir: out, NoRace: !f.race, Parallel: f.parallel,
-		Leaks: f.leaks, IgnoreLeak: f.ignoreLeak, Short: f.short, Tags: f.tags, Uninstrumented: f.uninstr, EarlyTimers: f.earlyTimers}
+		Leaks: f.leaks, IgnoreLeak: f.ignoreLeak, Short: f.short, Tags: f.tags, Uninstrumented: f.uninstr, EarlyTimers: f.earlyTimers,
+		TimersWhenBlocked: f.timers == "blocked"}
 	if f.instrument != "all" {
 		cfg.Instrument = f.instrument
 	}

@@ -145,7 +145,7 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	cfg = rt.Config{Run: "^" + regexp.QuoteMeta(tr.Test) + "$", Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, Budget: v.Budget,
 		Focus: tr.Focus, MaxSteps: tr.Steps, AdaptiveSteps: tr.Steps == 0, OutDir: outDir, NoRace: tr.NoRace, Parallel: tr.Parallel,
 		Leaks: leaks, IgnoreLeak: tr.IgnoreLeak, Short: tr.Short, Tags: tr.Tags, Instrument: tr.Instrument, Uninstrumented: tr.Uninstrumented,
-		EarlyTimers: tr.EarlyTimers}
+		EarlyTimers: tr.EarlyTimers, TimersWhenBlocked: tr.TimersWhenBlocked}
 	if cfg.AdaptiveSteps {
 		cfg.MaxSteps = defaultSteps
 	}

@@ -349,7 +349,8 @@ func resumeKey(c rt.Config) string {
 		MaxSteps         int
 		AdaptiveSteps    bool
 		EarlyTimers      time.Duration `json:",omitempty"`
-	}{c.Strategy, c.Seed, c.Bound, c.Continue, c.NoRace, c.Focus, c.Leaks, c.IgnoreLeak, c.MaxSteps, c.AdaptiveSteps, c.EarlyTimers})
+		TimersBlocked    bool          `json:",omitempty"`
+	}{c.Strategy, c.Seed, c.Bound, c.Continue, c.NoRace, c.Focus, c.Leaks, c.IgnoreLeak, c.MaxSteps, c.AdaptiveSteps, c.EarlyTimers, c.TimersWhenBlocked})
 	return string(k)
 }
 
