@@ -188,16 +188,24 @@ func (e *engine) touch(key uintptr) {
 	if w == nil || len(w.l) == 0 {
 		return
 	}
+	kept, woken := 0, 0
 	for _, r := range w.l {
-		if r.g.blocked && r.g.blockGen == r.gen {
-			if r.g.spinPark {
-				e.unpark(r.g)
-			}
-			e.addCand(r.g)
+		if !r.g.blocked || r.g.blockGen != r.gen {
+			continue // stale: woken by another key since
 		}
+		if r.g.spinPark {
+			if woken == spinWakeMax {
+				w.l[kept] = r // stays parked, first in line at the next write
+				kept++
+				continue
+			}
+			woken++
+			e.unpark(r.g)
+		}
+		e.addCand(r.g)
 	}
-	clear(w.l)
-	w.l = w.l[:0]
+	clear(w.l[kept:])
+	w.l = w.l[:kept]
 }
 
 // touchChan: something happened on channel h that may let either side go.

@@ -20,6 +20,14 @@ package rt
 // spinParking turns spin parking on (Period's own tests compare).
 var spinParking = true
 
+// spinWakeMax is how many spinners one write wakes, first parked first:
+// with a thousand spinners on a lock, every unlock would otherwise make a
+// thousand goroutines try once more and park again, each try a decision
+// among all of them. The others stay parked, first in line at the next
+// write (or all run when nothing else can). With at most this many
+// spinners on an object, every one polls again, as before.
+const spinWakeMax = 4
+
 // maxSpinKeys bounds the objects a spinner's wait is keyed on; a goroutine
 // that polled more since its last effect does not park.
 const maxSpinKeys = 8
