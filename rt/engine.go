@@ -912,6 +912,9 @@ func (e *engine) exit(g *gstate, r any, normal bool) {
 		e.detached--
 	}
 	g.status = gDone
+	// Nothing joins a goroutine's end: its clock goes, or a run that starts
+	// goroutine after goroutine keeps clocks quadratic in their number.
+	g.vc = nil
 	e.settle(g)
 	if e.finished {
 		return

@@ -5,6 +5,7 @@ package rt
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -148,9 +149,24 @@ const wakeSlack = int64(50 * time.Microsecond)
 // wakeAt is when a sleep or timer of d started now wakes. e.mu is held.
 func (e *engine) wakeAt(d time.Duration) int64 {
 	if e.bubble {
-		return e.vnow() + int64(d)
+		return later(e.vnow(), int64(d))
 	}
-	return e.vnow() + int64(d) + wakeSlack
+	return later(later(e.vnow(), int64(d)), wakeSlack)
+}
+
+// never is the instant of a wake-up that never comes: a timer or sleep so
+// long that its instant does not fit in an int64, as Go's runtime caps it
+// (a scheduler's "no job" timer of math.MaxInt64 is common). The clock
+// never jumps to it.
+const never = int64(math.MaxInt64)
+
+// later is at+d, capped at never instead of wrapping around to the past
+// (a wrapped instant fired at once, or hid every other wake-up).
+func later(at, d int64) int64 {
+	if d > 0 && at > never-d {
+		return never
+	}
+	return at + d
 }
 
 // early lets a wake-up that g sets d ahead (at when) come at once: the
@@ -222,7 +238,7 @@ func (e *engine) pollWait() bool {
 		return false
 	}
 	next := e.clock.nextDue(e, false)
-	if next < 0 {
+	if next < 0 || next == never {
 		return false
 	}
 	return e.clock.passTo(e, max(next, e.vnow()))
@@ -276,7 +292,7 @@ func (c *vclock) advance(e *engine) bool {
 			panic(fmt.Sprintf("period: next wake-up %d, full pass %d", next, full))
 		}
 	}
-	if next = c.nextDue(e, false); next < 0 {
+	if next = c.nextDue(e, false); next < 0 || next == never {
 		return false
 	}
 	return c.passTo(e, max(next, e.vnow()))
@@ -317,9 +333,9 @@ func (c *vclock) fire(e *engine) {
 		if t.period > 0 {
 			// The next tick after now, as Go's runtime sets it: ticks
 			// missed while the clock jumped past them are dropped.
-			t.when += t.period
+			t.when = later(t.when, t.period)
 			if t.when <= c.now {
-				t.when += ((c.now-t.when)/t.period + 1) * t.period
+				t.when = later(t.when, ((c.now-t.when)/t.period+1)*t.period)
 			}
 		} else {
 			t.active = false
@@ -837,7 +853,7 @@ func WithDeadlineCause(parent context.Context, d time.Time, cause error) (contex
 	c := newVctx(parent)
 	c.deadline, c.cause = d, cause
 	now := e.now()
-	vt := &vtimer{when: e.vnow() + int64(d.Sub(now)), ctx: c, creator: g, vc: e.releaseClock(g)}
+	vt := &vtimer{when: later(e.vnow(), int64(d.Sub(now))), ctx: c, creator: g, vc: e.releaseClock(g)}
 	if vt.when < e.vnow() {
 		vt.when = e.vnow()
 	}

@@ -571,3 +571,27 @@ func TestReflectChannelOperationsAreControlled(t *testing.T) {
 		checkReplay(t, s.Bugs[0].Replay, "fail")
 	}
 }
+
+// A timer, sleep or deadline too far away for an int64 instant (a job
+// scheduler's idle timer of math.MaxInt64: reugn/go-quartz) never fires, as
+// in Go. Its instant wrapped around to the past: it hid every earlier
+// wake-up (a false deadlock while the test slept) or fired at once (a
+// timeout of the longest duration expired). A scheduler that loses a kick
+// and sleeps on that timer is still a bug.
+func TestTimerOfTheLongestDurationNeverFires(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/longtimer")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "200", "-o", t.TempDir(), dir)
+	for _, test := range []string{"TestOKIdleTimer", "TestOKFarDeadline"} {
+		if s := sums[test]; len(s.Bugs) != 0 || s.Schedules == 0 {
+			t.Errorf("%s: want no verdict: %+v %s", test, s, stderr)
+		}
+	}
+	s := sums["TestLostKick"]
+	if code != 1 || len(s.Bugs) != 1 || s.Bugs[0].Kind != "fail" || !strings.Contains(s.Bugs[0].Message, "the job never ran") {
+		t.Fatalf("want the lost kick's failure, exit %d: %+v %s", code, s.Bugs, stderr)
+	}
+	checkReplay(t, s.Bugs[0].Replay, "fail")
+}

@@ -1,0 +1,3 @@
+module example.com/longtimer
+
+go 1.24
