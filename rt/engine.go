@@ -172,33 +172,33 @@ type engine struct {
 	active atomic.Bool // a controlled run is in progress
 	runIdx int
 
-	gs        []*gstate
-	byGoid    map[int64]*gstate
-	cur       *gstate
-	transit   int               // goroutines settling after a rendezvous
-	yielder   *gstate           // yielded last; not enabled again until another goroutine steps
-	releaser  strategy.Releaser // the strategy, when it may release runs to free mode (Config.Parallel)
-	free      bool              // free mode (free.go): e.cur is the goroutine whose key point is under way
-	freeOver  bool              // free mode was left in this run; it does not come back
-	leaving   bool              // a goroutine waits to take control back from free mode
-	frand     strategy.SplitMix // free mode's PRNG: who has queued is up to the real timing
-	outside   int               // hooks called by goroutines outside control in this run
-	detached  int
-	seq       uint64
-	steps     int
-	bubble    bool  // inside synctest.Test: the clock is exact (no drift, see now)
-	drift     int64 // virtual time passed since the clock last moved (time.go: vnow)
-	nowStreak int   // time.Now readings since the step nowSince (time.go: nowDrift)
-	nowSince  int
-	loads     int       // atomic operations since lastEffect (time.go: loadDrift)
-	jumpTo    int64     // an early wake-up chosen in this step: the clock jumps there at the next decision (time.go: early)
-	spinners  []*gstate // goroutines parked at a Gosched (spin.go), some maybe woken since
+	gs         []*gstate
+	byGoid     map[int64]*gstate
+	cur        *gstate
+	transit    int               // goroutines settling after a rendezvous
+	yielder    *gstate           // yielded last; not enabled again until another goroutine steps
+	releaser   strategy.Releaser // the strategy, when it may release runs to free mode (Config.Parallel)
+	free       bool              // free mode (free.go): e.cur is the goroutine whose key point is under way
+	freeOver   bool              // free mode was left in this run; it does not come back
+	leaving    bool              // a goroutine waits to take control back from free mode
+	frand      strategy.SplitMix // free mode's PRNG: who has queued is up to the real timing
+	outside    int               // hooks called by goroutines outside control in this run
+	detached   int
+	seq        uint64
+	steps      int
+	bubble     bool  // inside synctest.Test: the clock is exact (no drift, see now)
+	drift      int64 // virtual time passed since the clock last moved (time.go: vnow)
+	nowStreak  int   // time.Now readings since the step nowSince (time.go: nowDrift)
+	nowSince   int
+	loads      int       // atomic operations since lastEffect (time.go: loadDrift)
+	jumpTo     int64     // an early wake-up chosen in this step: the clock jumps there at the next decision (time.go: early)
+	spinners   []*gstate // goroutines parked at a Gosched (spin.go), some maybe woken since
+	spinParked int       // how many of them are still parked
 	// detachedHooks counts hooks called by detached goroutines: one that
 	// keeps calling them runs instrumented code (slowly, on a loaded
 	// machine), which the watchdog tells from a spin without any.
 	detachedHooks int64
 	randSrc       *lockedSource // the run's source of math/rand and math/rand/v2, made at first use (rand.go)
-	spinParked    int           // how many of them are still parked
 	bubbleAt      int64         // the clock when the synctest bubble began
 	forced        int           // decisions in this run where fairness overrode the strategy (unfairBound)
 	lastEffect    int           // the last step whose operation can change state (not a poll: Op.IsPoll)
@@ -443,6 +443,12 @@ func (e *engine) decide(from *gstate) {
 	for !e.finished {
 		if e.jumpEarly() {
 			continue // a timer set in the last step was chosen to fire at once
+		}
+		if e.spinParked > 0 && e.steps%spinRecheck == 0 {
+			// Bounded unfairness for parked spinners too: a write the
+			// engine does not see (code outside control) must not keep
+			// one parked while others run for ever.
+			e.wakeSpinners()
 		}
 		enabled := e.enabled()
 		if e.dueNow() {

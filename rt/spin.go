@@ -20,6 +20,11 @@ package rt
 // spinParking turns spin parking on (Period's own tests compare).
 var spinParking = true
 
+// spinRecheck: every spinRecheck steps, every parked spinner polls again,
+// whether or not what it polled was written (a write by code outside
+// control is not seen): parking is bounded unfairness, as unfairBound is.
+const spinRecheck = 1 << 14
+
 // spinWakeMax is how many spinners one write wakes, first parked first:
 // with a thousand spinners on a lock, every unlock would otherwise make a
 // thousand goroutines try once more and park again, each try a decision

@@ -138,3 +138,45 @@ func TestBusyWithoutKeyPointsIsNoHang(t *testing.T) {
 		t.Fatalf("want one schedule without a verdict: %+v", s)
 	}
 }
+
+// unseenWrite: a spinner polls a flag that a goroutine sets without a hook
+// (code outside control), while two goroutines play ping-pong until the
+// spinner has seen it: nothing ever leaves the others blocked, so only the
+// bounded parking (spinRecheck) lets the spinner look again.
+func unseenWrite(t *testing.T) {
+	var flag, stop atomic.Bool
+	done := make(chan struct{})
+	Go("spinner", func() {
+		for !AtomicLoad("poll", &flag).Load() {
+			Gosched("yield")
+		}
+		AtomicStore("stop", &stop).Store(true)
+		Close("done", done)
+	})
+	Go("setter", func() { flag.Store(true) }) // no hook: the engine does not see it
+	ping, pong := make(chan int), make(chan int)
+	Go("ping", func() {
+		for !AtomicLoad("stopped", &stop).Load() {
+			Send("ping", ping, 1)
+			Recv("pong", pong)
+		}
+		Close("pingdone", ping)
+	})
+	for {
+		if _, ok := Recv2("ping2", ping); !ok {
+			break
+		}
+		Send("pong2", pong, 1)
+	}
+	Recv("wait", done)
+}
+
+func init() { programs["unseenwrite"] = unseenWrite }
+
+// TestSpinnerSeesAnUnseenWrite: the ping-pong ends; no hang.
+func TestSpinnerSeesAnUnseenWrite(t *testing.T) {
+	s := runChild(t, "unseenwrite", Config{Budget: 3, Seed: 1, NoRace: true, MaxSteps: 1000000})
+	if len(s.Bugs) != 0 || s.Schedules != 3 {
+		t.Fatalf("want 3 schedules without a verdict: %+v", s)
+	}
+}
