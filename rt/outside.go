@@ -58,6 +58,17 @@ func (e *engine) settleOutside() bool {
 // enterFrame is in the stack of a goroutine that waits for e.mu in a hook.
 var enterFrame = []byte("github.com/period-dev/period/rt.(*engine).enter(")
 
+// rtFrame is in the stack of a goroutine inside this package: one blocked
+// on a lock there waits for e.mu (outsideLock, outsideUnlock and other hooks
+// of goroutines outside control take it directly) and goes on once the
+// caller releases it.
+var rtFrame = []byte("\ngithub.com/period-dev/period/rt.")
+
+// lockWait reports whether a goroutine status is a wait for a sync lock.
+func lockWait(status []byte) bool {
+	return bytes.HasPrefix(status, []byte("sync.Mutex.Lock")) || bytes.HasPrefix(status, []byte("sync.RWMutex")) || bytes.HasPrefix(status, []byte("semacquire"))
+}
+
 // outsideRunnable reports whether a goroutine other than the caller and the
 // controlled ones is running or runnable. e.mu is held.
 func (e *engine) outsideRunnable() bool {
@@ -110,7 +121,7 @@ func othersRunnable(skip func(id int64) bool) bool {
 		if bytes.HasPrefix(status, []byte("running")) || bytes.HasPrefix(status, []byte("runnable")) || bytes.HasPrefix(status, []byte("preempted")) {
 			return true
 		}
-		if bytes.Contains(rest, enterFrame) {
+		if bytes.Contains(rest, enterFrame) || lockWait(status) && bytes.Contains(rest, rtFrame) {
 			return true // it waits for e.mu, held by the caller, to go on
 		}
 	}
