@@ -90,7 +90,7 @@ func TestExitedGoroutinesKeepNoClock(t *testing.T) {
 		}
 		eng.mu.Lock()
 		for _, g := range eng.gs {
-			kept += len(g.vc)
+			kept += g.vc.entries()
 		}
 		eng.mu.Unlock()
 	})

@@ -920,7 +920,7 @@ func (e *engine) exit(g *gstate, r any, normal bool) {
 	g.status = gDone
 	// Nothing joins a goroutine's end: its clock goes, or a run that starts
 	// goroutine after goroutine keeps clocks quadratic in their number.
-	g.vc = nil
+	g.vc = vc{}
 	e.settle(g)
 	if e.finished {
 		return

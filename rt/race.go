@@ -22,35 +22,177 @@ import (
 // consistent synchronisation. Accesses are checked FastTrack-style: the last
 // write is one epoch, reads are one epoch per goroutine since that write.
 
-// vclock is a vector clock indexed by GID.
-type vc []uint32
+// vc is a vector clock indexed by GID. Its dense part may be shared with
+// clones (copy on write), and a few entries of its own lie over it: a
+// goroutine just started ticks only its own entry, so a clone costs a
+// handful of entries instead of a copy of its parent's clock (100,000
+// goroutines started by one that had waited for as many would otherwise
+// hold 100,000 clocks of 100,000 entries).
+type vc struct {
+	d    *vcDense
+	over []vcEntry // entries above d's (at most vcOverMax); empty when d is private
+}
+
+// vcDense is the dense part of one or more clocks. Once shared it is never
+// written again: a writer copies it (vc.own).
+type vcDense struct {
+	v      []uint32
+	shared bool
+	from   *vcDense // the shared dense part this one was copied from: it holds no entry above this one's
+}
+
+// covers reports whether v's dense part holds every entry of o's at least
+// as high: the same one, or a copy of it (the common case of a join between
+// goroutines started by one parent, which then costs nothing).
+func (v *vc) covers(o *vcDense) bool {
+	return v.d == o || v.d != nil && v.d.from == o && o.shared
+}
+
+type vcEntry struct {
+	g strategy.GID
+	c uint32
+}
+
+// vcOverMax bounds the entries a clock keeps over a shared dense part
+// before it takes a private copy.
+const vcOverMax = 8
+
+// private reports whether v may write its dense part in place.
+func (v *vc) private() bool { return v.d != nil && !v.d.shared }
+
+// empty reports whether v holds no entry (nothing released into it).
+func (v vc) empty() bool { return v.d == nil && len(v.over) == 0 }
 
 func (v vc) get(g strategy.GID) uint32 {
-	if int(g) < len(v) {
-		return v[g]
+	for _, e := range v.over {
+		if e.g == g {
+			return e.c
+		}
+	}
+	if v.d != nil && int(g) < len(v.d.v) {
+		return v.d.v[g]
 	}
 	return 0
 }
 
-func (v *vc) join(o vc) {
-	if len(o) > len(*v) {
-		*v = append(*v, make(vc, len(o)-len(*v))...)
+// set raises v's entry for g to c (c is above it).
+func (v *vc) set(g strategy.GID, c uint32) {
+	if !v.private() {
+		for i := range v.over {
+			if v.over[i].g == g {
+				v.over[i].c = c
+				return
+			}
+		}
+		if len(v.over) < vcOverMax {
+			v.over = append(v.over, vcEntry{g, c})
+			return
+		}
+		v.own(int(g) + 1)
 	}
-	for i, x := range o {
-		if x > (*v)[i] {
-			(*v)[i] = x
+	if int(g) >= len(v.d.v) {
+		v.d.v = append(v.d.v, make([]uint32, int(g)+1-len(v.d.v))...)
+	}
+	v.d.v[g] = c
+}
+
+// own gives v a private dense part of at least n entries, with the entries
+// over the shared one folded in.
+func (v *vc) own(n int) {
+	for _, e := range v.over {
+		n = max(n, int(e.g)+1)
+	}
+	var old []uint32
+	if v.d != nil {
+		old = v.d.v
+	}
+	d := &vcDense{v: make([]uint32, max(n, len(old)))}
+	copy(d.v, old)
+	if v.d != nil && v.d.shared {
+		d.from = v.d
+	}
+	for _, e := range v.over {
+		d.v[e.g] = e.c
+	}
+	v.d, v.over = d, nil
+}
+
+func (v *vc) join(o vc) {
+	if v.empty() {
+		*v = o.clone() // a fresh object's clock shares the first releaser's
+		return
+	}
+	if o.d != nil && len(o.d.v) > 0 && !v.covers(o.d) {
+		if !v.private() {
+			// Few entries of o above v's stay over v's dense part; more
+			// make it private.
+			room, n := vcOverMax-len(v.over), 0
+			for i, x := range o.d.v {
+				if v.below(i, x) {
+					if n++; n > room {
+						break
+					}
+				}
+			}
+			if n > room {
+				v.own(len(o.d.v))
+			} else if n > 0 {
+				for i, x := range o.d.v {
+					if v.below(i, x) {
+						v.set(strategy.GID(i), x)
+					}
+				}
+			}
+		}
+		if v.private() {
+			if len(o.d.v) > len(v.d.v) {
+				v.d.v = append(v.d.v, make([]uint32, len(o.d.v)-len(v.d.v))...)
+			}
+			dv := v.d.v
+			for i, x := range o.d.v {
+				if x > dv[i] {
+					dv[i] = x
+				}
+			}
+		}
+	}
+	// o's own entries are at least its dense part's (clocks only grow).
+	for _, e := range o.over {
+		if e.c > v.get(e.g) {
+			v.set(e.g, e.c)
 		}
 	}
 }
 
-func (v *vc) tick(g strategy.GID) {
-	if int(g) >= len(*v) {
-		*v = append(*v, make(vc, int(g)+1-len(*v))...)
+// below reports whether v's entry for GID i is below x: the dense part
+// answers most cases without a look at the entries over it (which are
+// never below it).
+func (v *vc) below(i int, x uint32) bool {
+	if x == 0 || v.d != nil && i < len(v.d.v) && x <= v.d.v[i] {
+		return false
 	}
-	(*v)[g]++
+	return x > v.get(strategy.GID(i))
 }
 
-func (v vc) clone() vc { return append(vc(nil), v...) }
+func (v *vc) tick(g strategy.GID) { v.set(g, v.get(g)+1) }
+
+// clone is a copy of v that shares its dense part: both copy it before
+// writing it.
+func (v *vc) clone() vc {
+	if v.d != nil {
+		v.d.shared = true
+	}
+	return vc{d: v.d, over: append([]vcEntry(nil), v.over...)}
+}
+
+// entries is the memory v holds, in entries (tests).
+func (v vc) entries() int {
+	n := len(v.over)
+	if v.private() {
+		n += len(v.d.v)
+	}
+	return n
+}
 
 // epoch is one access: goroutine, its clock then, where, and what.
 type epoch struct {
@@ -254,9 +396,9 @@ func (e *engine) callerG() *gstate {
 // timer, a cancellation): g's clock now; g moves on. e.mu is held.
 func (e *engine) releaseClock(g *gstate) vc {
 	if !e.race.on || g == nil {
-		return nil
+		return vc{}
 	}
-	c := append(vc{}, g.vc...) // never nil: "released", even before g's first tick
+	c := g.vc.clone()
 	g.vc.tick(g.id)
 	return c
 }

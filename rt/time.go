@@ -339,7 +339,7 @@ func (c *vclock) fire(e *engine) {
 			}
 		} else {
 			t.active = false
-			t.vc = nil // a Reset sets it again; a dead timer keeps no clock
+			t.vc = vc{} // a Reset sets it again; a dead timer keeps no clock
 		}
 	}
 	live := c.timers[:0]
@@ -516,7 +516,7 @@ func NewTicker(site string, d time.Duration) *time.Ticker {
 func (e *engine) stopVirtual(vt *vtimer) bool {
 	was := vt.active
 	vt.active = false
-	vt.vc = nil // a Reset sets it again: a stopped timer keeps no clock
+	vt.vc = vc{} // a Reset sets it again: a stopped timer keeps no clock
 	if vt.ch != nil {
 		select {
 		case <-vt.ch:
@@ -669,7 +669,7 @@ func (c *vctx) Err() error {
 	c.mu.Lock()
 	err, clk := c.err, c.clk
 	c.mu.Unlock()
-	if err != nil && clk != nil && !timerFiring.Load() {
+	if err != nil && !clk.empty() && !timerFiring.Load() {
 		// (While timers fire, e.mu is held and no user code runs but the
 		// cancellation callbacks, which call Err: nobody to acquire for.)
 		eng.acquireClock(clk)
@@ -749,7 +749,7 @@ func (c *vctx) follow() {
 	if p, ok := parent.(*vctx); ok {
 		p.AfterFunc(func() { c.cancel(p.Err(), context.Cause(p), p.clock()) })
 	} else if parent.Done() != nil && !c.watch(parent) {
-		context.AfterFunc(parent, func() { c.cancel(parent.Err(), context.Cause(parent), nil) })
+		context.AfterFunc(parent, func() { c.cancel(parent.Err(), context.Cause(parent), vc{}) })
 	}
 }
 
@@ -775,7 +775,7 @@ func (c *vctx) watch(parent context.Context) bool {
 		select {
 		case <-RecvIf(k, 0, pd):
 			SelectDone(k)
-			c.cancel(parent.Err(), context.Cause(parent), nil)
+			c.cancel(parent.Err(), context.Cause(parent), vc{})
 		case <-RecvIf(k, 1, c.done):
 			SelectDone(k)
 		}
