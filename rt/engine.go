@@ -220,6 +220,7 @@ type engine struct {
 	// leak once there were timerLeakAdvances of them.
 	afterRoot int
 	rootAt    int64 // virtual time when the test returned
+	rootSteps int   // steps when the test returned
 	runDone   chan struct{}
 	exited    sync.WaitGroup // real goroutines of the run, for teardown
 	bugs      []bug
@@ -497,7 +498,15 @@ func (e *engine) decide(from *gstate) {
 		if !e.bubble {
 			e.drift += stepDrift
 		}
+		if e.rootDone && e.steps-e.rootSteps > afterRootSteps && e.detached == 0 {
+			e.leftRunning()
+			return
+		}
 		if w := e.steps - e.lastEffect; e.cfg.AdaptiveSteps && w > e.cfg.MaxSteps/2 && e.pollYields*100 >= w {
+			if e.rootDone {
+				e.leftRunning()
+				return
+			}
 			// Fair scheduling lets every goroutine run: a run that only
 			// polls for this long waits for something that never comes.
 			// Atomics and reads alone can be work (a lock-free structure);
@@ -511,6 +520,10 @@ func (e *engine) decide(from *gstate) {
 				// Many steps are not a hang: a finite test can do a lot of work.
 				e.cut = true
 				e.stop()
+				return
+			}
+			if e.rootDone {
+				e.leftRunning()
 				return
 			}
 			e.report(bug{kind: "hang", message: e.cfg.hangMessage(), location: enabled[0].p.site})
@@ -723,6 +736,30 @@ func (e *engine) allBlocked() {
 		}
 	}
 	e.finish()
+}
+
+// afterRootSteps bounds the steps goroutines may still take after the test
+// returned. go test does not wait for them at all; goleak would report
+// them. Past the bound they are a leak (a worker spinning on a flag nobody
+// sets, a loop nobody stops), never a hang: the test itself finished.
+const afterRootSteps = 200_000
+
+// leftRunning reports the goroutines still alive long after the test
+// returned as a leak and ends the run.
+func (e *engine) leftRunning() {
+	var alive []*gstate
+	for _, g := range e.gs {
+		if g.status == gParked || g.status == gSubtest || g.status == gRunning {
+			alive = append(alive, g)
+		}
+	}
+	if e.cfg.Leaks != "blocked" {
+		if ls := e.describe(e.leaking(alive)); len(ls.gs) > 0 {
+			e.report(ls.bug("leak", fmt.Sprintf("%d goroutine(s) still running after the test returned: they took %d steps since without finishing (a loop or a spin nobody stops); each is shown at its next key point:\n",
+				len(ls.gs), e.steps-e.rootSteps)))
+		}
+	}
+	e.stop()
 }
 
 // leaking drops from stuck what -leaks and -ignore-leak say not to report.
@@ -996,6 +1033,7 @@ func (e *engine) rootExit(root *gstate, r any) {
 	defer e.mu.Unlock()
 	e.rootDone = true
 	e.rootAt = e.clock.now
+	e.rootSteps = e.steps
 	delete(e.byGoid, root.goid)
 	if root.status == gDetached {
 		e.detached-- // it came back from uncontrolled code only to return

@@ -426,7 +426,7 @@ func (e *engine) resetRun(idx int) {
 	e.spinners, e.spinParked = e.spinners[:0], 0
 	e.randSrc = nil
 	e.detachedHooks = 0
-	e.afterRoot, e.rootAt = 0, 0
+	e.afterRoot, e.rootAt, e.rootSteps = 0, 0, 0
 	e.runDone = make(chan struct{})
 	e.bugs = nil
 	e.models.reset()

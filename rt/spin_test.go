@@ -3,6 +3,7 @@
 package rt
 
 import (
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -178,5 +179,32 @@ func TestSpinnerSeesAnUnseenWrite(t *testing.T) {
 	s := runChild(t, "unseenwrite", Config{Budget: 3, Seed: 1, NoRace: true, MaxSteps: 1000000})
 	if len(s.Bugs) != 0 || s.Schedules != 3 {
 		t.Fatalf("want 3 schedules without a verdict: %+v", s)
+	}
+}
+
+// spinAfterReturn: the test returns while goroutines it started spin on a
+// flag nobody sets (ants' TestMaxBlockingSubmit leaves such tasks running).
+// go test does not wait for them; goleak would report them: a leak, not a
+// hang.
+func spinAfterReturn(t *testing.T) {
+	var flag atomic.Bool
+	for i := 0; i < 3; i++ {
+		Go("spinner", func() {
+			for !AtomicLoad("poll", &flag).Load() {
+				Gosched("yield")
+			}
+		})
+	}
+	Gosched("return")
+}
+
+func init() { programs["spinafterreturn"] = spinAfterReturn }
+
+func TestSpinnersLeftRunningAreALeak(t *testing.T) {
+	for _, steps := range []int{10_000, 2_000_000} { // the step limit first, then the bound after the test
+		s := runChild(t, "spinafterreturn", Config{Budget: 2, Seed: 1, MaxSteps: steps})
+		if kinds(s) != "leak" || !strings.Contains(s.Bugs[0].Message, "still running after the test returned") {
+			t.Errorf("steps %d: want a leak of the spinners, got %+v", steps, s.Bugs)
+		}
 	}
 }
