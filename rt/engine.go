@@ -170,7 +170,11 @@ type engine struct {
 	replay *replayer
 
 	active atomic.Bool // a controlled run is in progress
-	runIdx int
+	solo   atomic.Bool // the run has had one goroutine so far: its memory accesses need no bookkeeping
+	// soloHooks counts the accesses that took solo's fast path (the
+	// watchdog's detachedHooks for them).
+	soloHooks atomic.Int64
+	runIdx    int
 
 	gs         []*gstate
 	byGoid     map[int64]*gstate
@@ -198,6 +202,8 @@ type engine struct {
 	// keeps calling them runs instrumented code (slowly, on a loaded
 	// machine), which the watchdog tells from a spin without any.
 	detachedHooks int64
+	alts          int           // decisions of this run with more than one goroutine enabled
+	everDetached  bool          // a goroutine of this run was detached (ran outside control)
 	randSrc       *lockedSource // the run's source of math/rand and math/rand/v2, made at first use (rand.go)
 	bubbleAt      int64         // the clock when the synctest bubble began
 	forced        int           // decisions in this run where fairness overrode the strategy (unfairBound)
@@ -275,6 +281,7 @@ func (e *engine) newG(parent *gstate) *gstate {
 	}
 	g := &gstate{id: internPath(path), path: path, wake: make(chan struct{}, 1), parent: parent, fired: -1}
 	e.gs = append(e.gs, g)
+	e.solo.Store(len(e.gs) == 1)
 	return g
 }
 
@@ -530,6 +537,9 @@ func (e *engine) decide(from *gstate) {
 			e.stop()
 			return
 		}
+		if len(enabled) > 1 {
+			e.alts++
+		}
 		evs := e.evBuf[:0]
 		starved := -1 // the enabled goroutine passed over most often, if over the bound
 		for k, g := range enabled {
@@ -659,6 +669,16 @@ func (e *engine) ready(g *gstate) bool {
 		return p.ready()
 	}
 	return true
+}
+
+// onlySchedule reports whether the run that just ended is the only schedule
+// the test has: no step had an alternative (one goroutine enabled at every
+// decision, no select, timer or random choice), and nothing ran outside
+// control or in parallel (-parallel's free goroutines). Every other
+// schedule would repeat it.
+func (e *engine) onlySchedule() bool {
+	return e.alts == 0 && e.releaser == nil && len(e.choices) == 0 && e.randSrc == nil && e.outside == 0 && !e.everDetached &&
+		e.outsideWait == "" && !e.cut
 }
 
 // choose asks the strategy (or the replay) to pick one of n alternatives at g's key point.
@@ -1082,8 +1102,12 @@ const busyHangFactor = 12
 // the idle period began (at hooks) and it has lasted less than
 // busyHangFactor times hangAfter. e.mu is held.
 func (e *engine) busyDetached(idle time.Duration, hooks int64) bool {
-	return e.detachedHooks != hooks && idle < busyHangFactor*e.cfg.hangAfter
+	return e.hooksSeen() != hooks && idle < busyHangFactor*e.cfg.hangAfter
 }
+
+// hooksSeen counts the hooks detached goroutines called, and the accesses
+// of a run's only goroutine. e.mu is held.
+func (e *engine) hooksSeen() int64 { return e.detachedHooks + e.soloHooks.Load() }
 
 // watchdog detaches a current goroutine that runs too long without reaching a
 // key point, so that the others can go on; a run with nothing left but
@@ -1121,6 +1145,7 @@ func (e *engine) watchdog() (stop func()) {
 					e.settle(g)
 					g.status = gDetached
 					e.detached++
+					e.everDetached = true
 				}
 			}
 		}
@@ -1131,18 +1156,20 @@ func (e *engine) watchdog() (stop func()) {
 				if g.status == gRunning && !g.settling {
 					g.status = gDetached
 					e.detached++
+					e.everDetached = true
 				}
 			}
 		}
 		if g := e.cur; g != nil && e.transit == 0 && (now.Sub(stalledSince) > limit || now.Sub(stalledSince) >= limit/50 && realBlocked(g.goid)) {
 			g.status = gDetached
 			e.detached++
+			e.everDetached = true
 			e.cur = nil
 			e.decide(nil)
 		}
 		if e.cur == nil && e.detached > 0 && e.transit == 0 {
 			if idleSince.IsZero() {
-				idleSince, idleHooks = now, e.detachedHooks
+				idleSince, idleHooks = now, e.hooksSeen()
 			} else if now.Sub(idleSince) > e.cfg.hangAfter && !e.busyDetached(now.Sub(idleSince), idleHooks) {
 				var where string
 				for _, g := range e.gs {

@@ -313,7 +313,7 @@ func TestLeakPanicAndFatalKinds(t *testing.T) {
 func TestVirtualTimeAndContexts(t *testing.T) {
 	realStart := time.Now()
 	s := runChild(t, "time", Config{Budget: 5, Seed: 8, Continue: true})
-	if len(s.Bugs) != 0 || s.Schedules != 5 {
+	if len(s.Bugs) != 0 || s.Schedules != 1 || !s.Exhausted { // one goroutine: one schedule
 		t.Fatalf("virtual time: %+v", s)
 	}
 	if time.Since(realStart) > time.Minute {
@@ -382,5 +382,34 @@ func TestUncontrolledKeyPointsAreCounted(t *testing.T) {
 	}
 	if s := runChild(t, "inside", Config{Budget: 3, Seed: 1}); s.Uncontrolled != 0 {
 		t.Errorf("controlled goroutines only: Uncontrolled = %d, want 0", s.Uncontrolled)
+	}
+}
+
+// A test with one goroutine, or whose goroutines never run side by side,
+// has one schedule: exploration stops after it, exhausted. A select choice
+// or a random number is an alternative too: those are explored.
+func init() {
+	programs["sequential"] = func(t *testing.T) {
+		ch := make(chan int, 1)
+		Send("send", ch, 1)
+		Recv("recv", ch)
+		done := make(chan struct{})
+		Go("go", func() { Close("close", done) })
+		Recv("wait", done)
+	}
+	programs["twoready"] = func(t *testing.T) {
+		a, b := make(chan int, 1), make(chan int, 1)
+		Send("a", a, 1)
+		Send("b", b, 1)
+		SelectDone(Select("select", false, RecvCase(a), RecvCase(b)))
+	}
+}
+
+func TestOnlyScheduleEndsExploration(t *testing.T) {
+	if s := runChild(t, "sequential", Config{Budget: 20, Seed: 1}); s.Schedules != 1 || !s.Exhausted {
+		t.Errorf("sequential: %d schedules, exhausted %v; want 1, true", s.Schedules, s.Exhausted)
+	}
+	if s := runChild(t, "twoready", Config{Budget: 20, Seed: 1}); s.Schedules != 20 || s.Exhausted {
+		t.Errorf("a select between two ready cases: %d schedules, exhausted %v; want 20, false", s.Schedules, s.Exhausted)
 	}
 }

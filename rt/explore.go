@@ -424,7 +424,7 @@ func (e *engine) resetRun(idx int) {
 	e.bubble, e.drift, e.nowStreak, e.nowSince, e.loads, e.jumpTo = false, 0, 0, 0, 0, 0
 	clear(e.spinners)
 	e.spinners, e.spinParked = e.spinners[:0], 0
-	e.randSrc = nil
+	e.randSrc, e.alts, e.everDetached = nil, 0, false
 	e.detachedHooks = 0
 	e.afterRoot, e.rootAt, e.rootSteps = 0, 0, 0
 	e.runDone = make(chan struct{})
@@ -621,6 +621,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 			sum.AbandonedWhy = e.outsideWait
 		}
 		sum.Uncontrolled += e.outside
+		only := e.onlySchedule()
 		kinds := make([]string, len(e.bugs))
 		for i, b := range e.bugs {
 			kinds[i] = b.kind
@@ -646,6 +647,10 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 			break
 		}
 		if !cfg.Continue && endsExploration(sum.Bugs) || e.cut && schedule == 1 || e.outsideWait != "" {
+			break
+		}
+		if schedule == 1 && only && !skip[schedule] {
+			sum.Exhausted = true
 			break
 		}
 		if fs != nil && !skip[schedule] {

@@ -42,6 +42,7 @@ type splitLine struct {
 	Changed      bool        `json:",omitempty"` // it changed the state later schedules start from
 	End          bool        `json:",omitempty"` // the exploration ends with it
 	Exhausted    bool        `json:",omitempty"` // the strategy had no schedule left (not run)
+	Only         bool        `json:",omitempty"` // the first schedule had no alternative at any step: the only one (End)
 }
 
 type splitRun struct {
@@ -109,7 +110,8 @@ func (sp *splitRun) ran(e *engine, test string, schedule int, sum Summary, nb in
 			changed = true
 		}
 	}
-	end := !sp.cont && endsExploration(sum.Bugs[nb:]) || e.cut && schedule == 1 || e.outsideWait != ""
+	only := schedule == 1 && e.onlySchedule()
+	end := !sp.cont && endsExploration(sum.Bugs[nb:]) || e.cut && schedule == 1 || e.outsideWait != "" || only
 	e.mu.Unlock()
 	if len(allPaths()) != sp.npaths || !bytes.Equal(sp.st.Stable(), sp.stable) {
 		changed = true
@@ -119,7 +121,7 @@ func (sp *splitRun) ran(e *engine, test string, schedule int, sum Summary, nb in
 			l.Describe = d.Describe()
 		}
 	}
-	l.Changed, l.End = changed, end
+	l.Changed, l.End, l.Only = changed, end, only
 	out.write(l)
 	return changed || end
 }

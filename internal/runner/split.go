@@ -141,6 +141,7 @@ type splitLine struct {
 	Changed      bool
 	End          bool
 	Exhausted    bool
+	Only         bool // schedule 1 had no alternative at any step: the test's only schedule
 }
 
 // splitFirstRound is how many schedules each worker runs in the first
@@ -281,6 +282,7 @@ func exploreSplit(ctx context.Context, b Binary, opts Options, test string, pool
 				return Result{}, err
 			}
 			last = j
+			total.Exhausted = total.Exhausted || l.Only
 			if l.Changed || l.End {
 				end = l.End
 				break
