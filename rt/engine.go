@@ -188,6 +188,8 @@ type engine struct {
 	frand      strategy.SplitMix // free mode's PRNG: who has queued is up to the real timing
 	outside    int               // hooks called by goroutines outside control in this run
 	detached   int
+	graceFrom  time.Time // when the run began waiting for detached goroutines before the clock could move (outsideGrace)
+	graceStep  int       // the step it began at
 	seq        uint64
 	steps      int
 	bubble     bool  // inside synctest.Test: the clock is exact (no drift, see now)
@@ -476,6 +478,17 @@ func (e *engine) decide(from *gstate) {
 					continue
 				}
 				e.allBlocked()
+				return
+			}
+			if e.detached > 0 && !e.rootDone && e.outsideGrace() {
+				// A goroutine blocked for real (network I/O through the
+				// standard library) usually comes back within
+				// milliseconds: jumping the clock to the next timer first
+				// would make that I/O look a second long, where a real
+				// clock shows a millisecond (failsafe-go's "cancellation
+				// should immediately exit" checks). Time waits for it a
+				// little; the watchdog decides again when the grace ends.
+				e.cur = nil
 				return
 			}
 			if e.clock.advance(e) {
@@ -1091,6 +1104,20 @@ func (e *engine) teardown() {
 	e.active.Store(false)
 }
 
+// outsideGraceTime is how long, in real time, the clock waits for detached
+// goroutines (blocked in code Period does not control) before it jumps to
+// the next timer while every controlled goroutine waits.
+const outsideGraceTime = 50 * time.Millisecond
+
+// outsideGrace reports whether the clock should still wait for detached
+// goroutines at this step. e.mu is held.
+func (e *engine) outsideGrace() bool {
+	if e.graceFrom.IsZero() || e.graceStep != e.steps {
+		e.graceFrom, e.graceStep = time.Now(), e.steps
+	}
+	return time.Since(e.graceFrom) < outsideGraceTime
+}
+
 // busyHangFactor: a detached goroutine that keeps calling hooks (it runs
 // instrumented code, only without key points: a long computation on
 // unshared data) is a hang only after busyHangFactor times hangAfter of
@@ -1166,6 +1193,10 @@ func (e *engine) watchdog() (stop func()) {
 			e.everDetached = true
 			e.cur = nil
 			e.decide(nil)
+		}
+		if e.cur == nil && e.detached > 0 && e.transit == 0 && !e.graceFrom.IsZero() && e.graceStep == e.steps &&
+			now.Sub(e.graceFrom) >= outsideGraceTime && now.Sub(e.graceFrom) < outsideGraceTime+limit {
+			e.decide(nil) // the grace for detached goroutines is over: timers may fire
 		}
 		if e.cur == nil && e.detached > 0 && e.transit == 0 {
 			if idleSince.IsZero() {

@@ -425,6 +425,7 @@ func (e *engine) resetRun(idx int) {
 	clear(e.spinners)
 	e.spinners, e.spinParked = e.spinners[:0], 0
 	e.randSrc, e.alts, e.everDetached = nil, 0, false
+	e.graceFrom, e.graceStep = time.Time{}, 0
 	e.detachedHooks = 0
 	e.afterRoot, e.rootAt, e.rootSteps = 0, 0, 0
 	e.runDone = make(chan struct{})

@@ -595,3 +595,16 @@ func TestTimerOfTheLongestDurationNeverFires(t *testing.T) {
 	}
 	checkReplay(t, s.Bugs[0].Replay, "fail")
 }
+
+// A request canceled by its context ends within milliseconds of real time
+// while the client waits in net/http (outside control): the clock waits a
+// little for such a goroutine before it jumps to the next timer (a second
+// away), so the request does not look a second long (failsafe-go's
+// cancellation tests failed that way).
+func TestClockWaitsForGoroutinesInRealIO(t *testing.T) {
+	for _, st := range []string{"period", "random", "pct"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/netcancel", 1, nil, "-budget", "20", "-strategy", st)
+		})
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/netcancel
+
+go 1.25
