@@ -71,6 +71,7 @@ func Rewrite(fset *token.FileSet, file *ast.File, pkg *types.Package, info *type
 	for _, d := range file.Decls {
 		r.decl(d)
 	}
+	r.embeddedTimers(file)
 	if opts.Globals {
 		r.globals(file)
 	}

@@ -170,11 +170,8 @@ type engine struct {
 	replay *replayer
 
 	active atomic.Bool // a controlled run is in progress
-	solo   atomic.Bool // the run has had one goroutine so far: its memory accesses need no bookkeeping
-	// soloHooks counts the accesses that took solo's fast path (the
-	// watchdog's detachedHooks for them).
-	soloHooks atomic.Int64
-	runIdx    int
+	solo   atomic.Bool // the run has had one goroutine so far: its memory accesses need no race state
+	runIdx int
 
 	gs         []*gstate
 	byGoid     map[int64]*gstate
@@ -1129,12 +1126,8 @@ const busyHangFactor = 12
 // the idle period began (at hooks) and it has lasted less than
 // busyHangFactor times hangAfter. e.mu is held.
 func (e *engine) busyDetached(idle time.Duration, hooks int64) bool {
-	return e.hooksSeen() != hooks && idle < busyHangFactor*e.cfg.hangAfter
+	return e.detachedHooks != hooks && idle < busyHangFactor*e.cfg.hangAfter
 }
-
-// hooksSeen counts the hooks detached goroutines called, and the accesses
-// of a run's only goroutine. e.mu is held.
-func (e *engine) hooksSeen() int64 { return e.detachedHooks + e.soloHooks.Load() }
 
 // watchdog detaches a current goroutine that runs too long without reaching a
 // key point, so that the others can go on; a run with nothing left but
@@ -1200,7 +1193,7 @@ func (e *engine) watchdog() (stop func()) {
 		}
 		if e.cur == nil && e.detached > 0 && e.transit == 0 {
 			if idleSince.IsZero() {
-				idleSince, idleHooks = now, e.hooksSeen()
+				idleSince, idleHooks = now, e.detachedHooks
 			} else if now.Sub(idleSince) > e.cfg.hangAfter && !e.busyDetached(now.Sub(idleSince), idleHooks) {
 				var where string
 				for _, g := range e.gs {

@@ -53,15 +53,6 @@ func (m *memState) sharedSites() []string {
 }
 
 func (e *engine) access(site string, p unsafe.Pointer, write bool) {
-	if e.solo.Load() {
-		// The test goroutine is the only one the run has had: nothing can
-		// race with this access (goroutines started later happen after
-		// it) and there is nobody to switch to. A long sequential test
-		// (a million map and tree operations) pays two atomic loads and an add per
-		// access instead of the bookkeeping of every address it touches.
-		e.soloHooks.Add(1) // the watchdog sees it busy, not spinning
-		return
-	}
 	g, md := e.enter()
 	if md != modeControl {
 		return
@@ -88,7 +79,11 @@ func (e *engine) access(site string, p unsafe.Pointer, write bool) {
 		if write {
 			e.wrote(addr)
 		}
-		if e.race.on {
+		if e.race.on && !e.solo.Load() {
+			// While the test goroutine is the only one the run has had,
+			// nothing can race with its accesses (goroutines started
+			// later happen after them): a long sequential test (a million
+			// map and tree operations) keeps no race state per address.
 			e.checkAccess(g, p, site, kind)
 		}
 		if len(info.sites) < 8 && (len(info.sites) == 0 || info.sites[len(info.sites)-1] != site) {

@@ -608,3 +608,15 @@ func TestClockWaitsForGoroutinesInRealIO(t *testing.T) {
 		})
 	}
 }
+
+// A struct embedding *time.Timer (clockwork's realTimer), used through an
+// interface, reaches the virtual clock through methods the rewriter gives
+// it: Stop stops, Reset moves, nothing panics ("Stop called on
+// uninitialized Timer": every gocron test failed that way).
+func TestEmbeddedTimersAreControlled(t *testing.T) {
+	for _, st := range []string{"period", "random"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/embeddedtimer", 2, nil, "-budget", "10", "-strategy", st)
+		})
+	}
+}

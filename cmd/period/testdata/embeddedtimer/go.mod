@@ -1,0 +1,3 @@
+module example.com/embeddedtimer
+
+go 1.25
