@@ -1141,6 +1141,8 @@ func (e *engine) watchdog() (stop func()) {
 	limit := e.cfg.watchdog
 	var idleSince time.Time
 	var idleHooks int64
+	var suspect *gstate // the goroutine a check found spinning (confirmed at the next)
+	var suspectHooks int64
 	lastProgress, stalledSince := e.progress.Load(), time.Now()
 	var timer *time.Timer
 	var mu sync.Mutex // orders a check against stop's Stop of the timer
@@ -1210,6 +1212,28 @@ func (e *engine) watchdog() (stop func()) {
 						e.exitIfStuck(g, e.outsideWait, where, false)
 						break
 					}
+					if computingInStd(g.goid) {
+						// A long computation in the standard library (no
+						// hook there) is given the time a busy goroutine
+						// gets; past it, the schedule is abandoned
+						// without a verdict, as for a wait there.
+						if now.Sub(idleSince) < busyHangFactor*e.cfg.hangAfter {
+							e.mu.Unlock()
+							return true
+						}
+						e.outsideWait = fmt.Sprintf("goroutine g%s computed for over %v in the standard library without returning%s", g.path, busyHangFactor*e.cfg.hangAfter, afterSite(g))
+						e.exitIfStuck(g, e.outsideWait, where, false)
+						break
+					}
+					if suspect != g || suspectHooks != e.detachedHooks {
+						// Seen once: it may be on its way back (between a
+						// computation's end and its next hook, or waiting
+						// for e.mu, held here). A hang is what the next
+						// check still sees.
+						suspect, suspectHooks = g, e.detachedHooks
+						e.mu.Unlock()
+						return true
+					}
 					msg := fmt.Sprintf("goroutine g%s ran for over %v without reaching a key point (spinning)%s", g.path, e.cfg.hangAfter, afterSite(g))
 					e.report(bug{kind: "hang", message: msg, location: where})
 					e.exitIfStuck(g, msg, where, true)
@@ -1220,7 +1244,7 @@ func (e *engine) watchdog() (stop func()) {
 				return false
 			}
 		} else {
-			idleSince = time.Time{}
+			idleSince, suspect = time.Time{}, nil
 		}
 		e.mu.Unlock()
 		return true

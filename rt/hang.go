@@ -94,6 +94,32 @@ func realBlocked(id int64) bool {
 	return !strings.HasPrefix(status, "running") && !strings.HasPrefix(status, "runnable") && !strings.HasPrefix(status, "GC") && !strings.HasPrefix(status, "preempted")
 }
 
+// computingInStd reports whether goroutine id runs (not blocked) with its
+// innermost frame outside the runtime in the standard library:
+// a long computation there (sorting 800,000 strings, a big modular
+// exponentiation) calls no hook, yet returns, as it does under go test.
+func computingInStd(id int64) bool {
+	st := goroutineStack(id)
+	i, j := bytes.IndexByte(st, '['), bytes.IndexByte(st, ']')
+	if i < 0 || j < i {
+		return false
+	}
+	status := string(st[i+1 : j])
+	if !strings.HasPrefix(status, "running") && !strings.HasPrefix(status, "runnable") && !strings.HasPrefix(status, "preempted") && !strings.HasPrefix(status, "GC") {
+		return false
+	}
+	goroot := filepath.ToSlash(runtime.GOROOT()) + "/src/"
+	lines := strings.Split(string(st), "\n")
+	for k := 1; k+1 < len(lines); k += 2 {
+		if strings.HasPrefix(lines[k], "runtime.") || strings.HasPrefix(lines[k], "internal/") {
+			continue
+		}
+		file := filepath.ToSlash(strings.TrimSpace(lines[k+1]))
+		return !isPeriodFrame(lines[k]) && runtime.GOROOT() != "" && strings.HasPrefix(file, goroot)
+	}
+	return false
+}
+
 // stuckFrame is the innermost frame of a stuck goroutine's stack that is
 // not in the standard library (a read blocked in internal/poll is reported
 // where the user's code called it), else the frame panicLocation picks.

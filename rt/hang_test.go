@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math/big"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -73,5 +74,29 @@ func TestRealBlockDetachedEarly(t *testing.T) {
 	}
 	if s.Elapsed > 1.5 { // 10 schedules x the 200ms limit without early detach
 		t.Fatalf("10 schedules took %.2fs", s.Elapsed)
+	}
+}
+
+func init() {
+	// The test goroutine computes for about a second inside math/big, with
+	// no hook: longer than the hang limit the test below sets.
+	programs["stdcompute"] = func(t *testing.T) {
+		m := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 2048), big.NewInt(1))
+		y := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 400000), big.NewInt(1))
+		new(big.Int).Exp(big.NewInt(3), y, m)
+		done := make(chan struct{})
+		Go("go", func() { Close("close", done) })
+		Recv("recv", done)
+	}
+}
+
+// A long computation in the standard library (go-immutable-radix's
+// TestRadix_HugeTxn sorts 800,000 strings) is not a spinning hang: it gets
+// the time a busy goroutine gets, and past that the schedule is abandoned
+// without a verdict.
+func TestComputationInStdIsNoHang(t *testing.T) {
+	s := runChild(t, "stdcompute", Config{Budget: 2, Seed: 1, Watchdog: 100 * time.Millisecond, HangAfter: 300 * time.Millisecond})
+	if len(s.Bugs) != 0 {
+		t.Fatalf("a computation in math/big was reported: %+v", s.Bugs)
 	}
 }
