@@ -73,12 +73,10 @@ func goroutineStack(id int64) []byte {
 // watchdog then detaches it at once rather than after its full limit, made
 // for code that computes long without a key point.
 func realBlocked(id int64) bool {
-	st := goroutineStack(id)
-	i, j := bytes.IndexByte(st, '['), bytes.IndexByte(st, ']')
-	if i < 0 || j < i {
+	st, status := stackAndStatus(id)
+	if st == nil {
 		return false
 	}
-	status := string(st[i+1 : j])
 	// Blocked inside the engine (parked, waiting for e.mu) is not blocked in
 	// user code: the innermost frame outside package runtime decides.
 	lines := strings.Split(string(st), "\n")
@@ -91,7 +89,23 @@ func realBlocked(id int64) bool {
 		}
 		break
 	}
-	return !strings.HasPrefix(status, "running") && !strings.HasPrefix(status, "runnable") && !strings.HasPrefix(status, "GC") && !strings.HasPrefix(status, "preempted")
+	return !runningStatus(status)
+}
+
+// stackAndStatus is goroutine id's stack and its status ("running",
+// "chan receive"...); nil if it is gone.
+func stackAndStatus(id int64) ([]byte, string) {
+	st := goroutineStack(id)
+	i, j := bytes.IndexByte(st, '['), bytes.IndexByte(st, ']')
+	if i < 0 || j < i {
+		return nil, ""
+	}
+	return st, string(st[i+1 : j])
+}
+
+// runningStatus reports whether a goroutine status says it runs or can.
+func runningStatus(status string) bool {
+	return strings.HasPrefix(status, "running") || strings.HasPrefix(status, "runnable") || strings.HasPrefix(status, "GC") || strings.HasPrefix(status, "preempted")
 }
 
 // computingInStd reports whether goroutine id runs (not blocked) with its
@@ -99,13 +113,8 @@ func realBlocked(id int64) bool {
 // a long computation there (sorting 800,000 strings, a big modular
 // exponentiation) calls no hook, yet returns, as it does under go test.
 func computingInStd(id int64) bool {
-	st := goroutineStack(id)
-	i, j := bytes.IndexByte(st, '['), bytes.IndexByte(st, ']')
-	if i < 0 || j < i {
-		return false
-	}
-	status := string(st[i+1 : j])
-	if !strings.HasPrefix(status, "running") && !strings.HasPrefix(status, "runnable") && !strings.HasPrefix(status, "preempted") && !strings.HasPrefix(status, "GC") {
+	st, status := stackAndStatus(id)
+	if st == nil || !runningStatus(status) {
 		return false
 	}
 	goroot := filepath.ToSlash(runtime.GOROOT()) + "/src/"
