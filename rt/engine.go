@@ -1104,13 +1104,23 @@ func (e *engine) teardown() {
 // outsideGraceTime is how long, in real time, the clock waits for detached
 // goroutines (blocked in code Period does not control) before it jumps to
 // the next timer while every controlled goroutine waits.
-const outsideGraceTime = 50 * time.Millisecond
+const outsideGraceTime = 20 * time.Millisecond
 
 // outsideGrace reports whether the clock should still wait for detached
-// goroutines at this step. e.mu is held.
+// goroutines at this step. e.mu is held. The wait ends on time (a timer,
+// not the watchdog's coarser tick): code that races the network against a
+// timer (a hedged request) sees the timer fire about when it would.
 func (e *engine) outsideGrace() bool {
 	if e.graceFrom.IsZero() || e.graceStep != e.steps {
 		e.graceFrom, e.graceStep = time.Now(), e.steps
+		idx, step := e.runIdx, e.steps
+		time.AfterFunc(outsideGraceTime, func() {
+			e.mu.Lock()
+			defer e.mu.Unlock()
+			if e.active.Load() && !e.finished && e.runIdx == idx && e.steps == step && e.cur == nil && e.transit == 0 {
+				e.decide(nil)
+			}
+		})
 	}
 	return time.Since(e.graceFrom) < outsideGraceTime
 }
