@@ -484,7 +484,7 @@ func (e *engine) decide(from *gstate) {
 				// would make that I/O look a second long, where a real
 				// clock shows a millisecond (failsafe-go's "cancellation
 				// should immediately exit" checks). Time waits for it a
-				// little; the watchdog decides again when the grace ends.
+				// little; a timer decides again when the grace ends.
 				e.cur = nil
 				return
 			}
@@ -1198,10 +1198,6 @@ func (e *engine) watchdog() (stop func()) {
 			e.everDetached = true
 			e.cur = nil
 			e.decide(nil)
-		}
-		if e.cur == nil && e.detached > 0 && e.transit == 0 && !e.graceFrom.IsZero() && e.graceStep == e.steps &&
-			now.Sub(e.graceFrom) >= outsideGraceTime && now.Sub(e.graceFrom) < outsideGraceTime+limit {
-			e.decide(nil) // the grace for detached goroutines is over: timers may fire
 		}
 		if e.cur == nil && e.detached > 0 && e.transit == 0 {
 			if idleSince.IsZero() {
