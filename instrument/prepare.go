@@ -59,6 +59,10 @@ type PrepareOptions struct {
 	// always instrumented.
 	Instrument     string
 	Uninstrumented []string
+
+	// BinCache is a directory where built test binaries are kept between
+	// runs (bincache.go); "" builds every binary anew.
+	BinCache string
 }
 
 // TestPackage is one package ready to be built as an instrumented test binary.
@@ -71,7 +75,13 @@ type TestPackage struct {
 	Uninstrumented []string // non-std dependencies left uncontrolled (outside the main module)
 	Notes          []Note
 
+	// LoadError, when set, says why the package (or a dependency) does not
+	// compile; nothing else is set and it cannot be built. go test fails it
+	// the same way.
+	LoadError string
+
 	buildFlags []string
+	binCache   string              // PrepareOptions.BinCache
 	depFiles   map[string][]string // instrumented dependency -> its files in the overlay
 	replaces   map[string]string   // module[@version] -> the link standing for its module cache directory
 	linkFiles  map[string]string   // overlay entries for files a link lacks (a synthesized go.mod)
@@ -122,6 +132,7 @@ func Prepare(opts PrepareOptions) ([]*TestPackage, error) {
 		work:     work,
 		done:     map[string]*rewritten{},
 		goMods:   map[string]string{},
+		binCache: opts.BinCache,
 		seenPkg:  map[string]bool{},
 	}
 	var out []*TestPackage
@@ -137,16 +148,62 @@ func Prepare(opts PrepareOptions) ([]*TestPackage, error) {
 		if len(pkgs) == 0 {
 			return nil, fmt.Errorf("pattern %s matched no packages", pat)
 		}
-		if msg := loadErrors(dir, loadDir, pkgs); msg != "" {
-			return nil, errors.New(msg)
+		pkgs, broken, err := splitBroken(dir, loadDir, pkgs)
+		if err != nil {
+			return nil, err
 		}
 		tps, err := p.prepareAll(loadDir, pkgs)
 		if err != nil {
 			return nil, err
 		}
+		tps = append(tps, broken...)
+		sort.SliceStable(tps, func(i, j int) bool { return tps[i].ImportPath < tps[j].ImportPath })
 		out = append(out, tps...)
 	}
 	return out, nil
+}
+
+// splitBroken sets apart the packages a pattern matched that do not compile
+// (they or a dependency): as go test ./... does, the others are still
+// tested. A broken package with test files comes back as a TestPackage
+// whose LoadError says why; one without is dropped (it has nothing to
+// explore). If nothing compiles, the errors are the error.
+func splitBroken(dir, loadDir string, pkgs []*packages.Package) (ok []*packages.Package, broken []*TestPackage, err error) {
+	if loadErrors(dir, loadDir, pkgs) == "" {
+		return pkgs, nil, nil
+	}
+	groups := map[string][]*packages.Package{} // a package with its test variants and test main
+	var order []string
+	for _, q := range pkgs {
+		key := q.ForTest
+		if key == "" {
+			key = strings.TrimSuffix(q.PkgPath, ".test")
+		}
+		if groups[key] == nil {
+			order = append(order, key)
+		}
+		groups[key] = append(groups[key], q)
+	}
+	var msgs []string
+	for _, key := range order {
+		group := groups[key]
+		msg := loadErrors(dir, loadDir, group)
+		if msg == "" {
+			ok = append(ok, group...)
+			continue
+		}
+		msgs = append(msgs, msg)
+		for _, q := range group {
+			if q.ForTest != "" {
+				broken = append(broken, &TestPackage{ImportPath: key, Dir: group[0].Dir, LoadError: msg})
+				break
+			}
+		}
+	}
+	if len(ok) == 0 {
+		return nil, nil, errors.New(strings.Join(msgs, "\n"))
+	}
+	return ok, broken, nil
 }
 
 // Build compiles the instrumented test binary into out. Compile errors come
@@ -161,6 +218,14 @@ func (p *TestPackage) Build(ctx context.Context, out string) error {
 	if err != nil {
 		return err
 	}
+	if p.binCache != "" {
+		return p.buildCached(ctx, out)
+	}
+	return p.link(ctx, out)
+}
+
+// link runs go test -c into out.
+func (p *TestPackage) link(ctx context.Context, out string) error {
 	for {
 		args := append([]string{"test", "-c", "-overlay=" + p.Overlay, "-vet=off"}, p.buildFlags...)
 		cmd := exec.CommandContext(ctx, "go", append(args, "-o", out)...)
@@ -451,6 +516,7 @@ type preparer struct {
 	rtDir     string                // where go.mod replacements point the runtime module
 	rtOverlay map[string]string     // overlay entries that put the runtime at rtDir
 	seenPkg   map[string]bool       // import paths already prepared
+	binCache  string                // PrepareOptions.BinCache
 }
 
 // testUnit groups the loader's packages that make up one package's tests.
@@ -627,6 +693,7 @@ func (p *preparer) prepareUnit(u *testUnit) (*TestPackage, error) {
 		Tests:          append(append([]string(nil), u.inTests...), u.xTests...),
 		Uninstrumented: u.uninstrumented,
 		buildFlags:     append([]string(nil), p.flags...),
+		binCache:       p.binCache,
 	}
 	for _, q := range []*packages.Package{u.base, u.xtest} {
 		if q == nil {

@@ -576,3 +576,26 @@ func TestDepSelector(t *testing.T) {
 		t.Error("-instrument=, is accepted")
 	}
 }
+
+// As under go test ./..., a package that does not compile does not stop
+// the others: one with tests comes back with its errors, one without
+// (a directory of example mains) is left out.
+func TestPrepareSetsBrokenPackagesApart(t *testing.T) {
+	tps, err := Prepare(PrepareOptions{Dir: filepath.Join(prepareData, "partbroken"), Patterns: []string{"./..."}, WorkDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tp := range tps {
+		got = append(got, tp.ImportPath)
+	}
+	if want := []string{"example.com/partbroken/bad", "example.com/partbroken/good"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("packages %q, want %q", got, want)
+	}
+	if msg := tps[0].LoadError; !strings.Contains(msg, "bad/bad.go:4:9: cannot use") || len(tps[0].Tests) != 0 {
+		t.Errorf("bad: LoadError %q, tests %q", msg, tps[0].Tests)
+	}
+	if tps[1].LoadError != "" || !reflect.DeepEqual(tps[1].Tests, []string{"TestTwo"}) {
+		t.Errorf("good: LoadError %q, tests %q", tps[1].LoadError, tps[1].Tests)
+	}
+}

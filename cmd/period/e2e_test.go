@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/period-dev/period/internal/bench"
@@ -189,6 +190,54 @@ func TestParallelReplay(t *testing.T) {
 		}
 		if len(sums) == 0 {
 			t.Errorf("%s: no summaries: %s", ex, stderr)
+		}
+	}
+}
+
+// period test keeps its binaries in $PERIODCACHE; period clean -cache
+// removes them.
+func TestBinCacheAndClean(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test binary")
+	}
+	cache := filepath.Join(t.TempDir(), "cache")
+	t.Setenv("PERIODCACHE", cache)
+	dir, _ := filepath.Abs("../../examples/lostupdate")
+	for i := 0; i < 2; i++ {
+		code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "1", "-o", t.TempDir(), dir)
+		if code == 2 || len(sums) == 0 {
+			t.Fatalf("period test: exit %d, %d summaries\n%s", code, len(sums), stderr)
+		}
+	}
+	if slots, _ := filepath.Glob(filepath.Join(cache, "bin", "*", "test")); len(slots) != 1 {
+		t.Fatalf("cache slots after two runs of one package: %q", slots)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"clean", "-cache"}, &out, &errb); code != 0 {
+		t.Fatalf("period clean -cache: exit %d: %s", code, errb.String())
+	}
+	if _, err := os.Stat(cache); !os.IsNotExist(err) {
+		t.Errorf("the cache is still there (%v)", err)
+	}
+	if code := run([]string{"clean"}, &out, &errb); code != 2 {
+		t.Errorf("period clean without -cache: exit %d, want 2", code)
+	}
+}
+
+// A package that does not compile is an error, and the others are still
+// explored (as go test ./... tests them).
+func TestBrokenPackageDoesNotStopTheOthers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test binary")
+	}
+	dir, _ := filepath.Abs("../../instrument/testdata/prepare/partbroken")
+	for _, p := range []string{"1", "2"} {
+		code, sums, stderr := periodJSON(t, "test", "-json", "-p", p, "-budget", "2", "-o", t.TempDir(), dir+"/...")
+		if code != 2 || !strings.Contains(stderr, "example.com/partbroken/bad does not compile") {
+			t.Errorf("-p %s: exit %d, stderr:\n%s", p, code, stderr)
+		}
+		if s, ok := sums["TestTwo"]; !ok || len(s.Bugs) != 0 {
+			t.Errorf("-p %s: the package that compiles was not explored (%+v)", p, sums)
 		}
 	}
 }

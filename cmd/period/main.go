@@ -58,6 +58,7 @@ Usage:
 	period strategies
 	period bench [flags] [packages]
 	period merge [-json] [-v] [-o DIR] DIR...
+	period clean -cache
 
 Run "period test -h" for the flags of test.
 `
@@ -90,6 +91,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdBench(ctx, args[1:], stdout, stderr)
 	case "merge":
 		return cmdMerge(args[1:], stdout, stderr)
+	case "clean":
+		return cmdClean(args[1:], stdout, stderr)
 	case "strategies":
 		for _, n := range strategy.Names() {
 			fmt.Fprintln(stdout, n)
@@ -102,6 +105,29 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "period: unknown command %q\n%s", args[0], usage)
 	return exitError
+}
+
+// cmdClean removes Period's binary cache (go clean -cache removes Go's).
+func cmdClean(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("period clean", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cache := fs.Bool("cache", false, "remove the cache of instrumented test binaries ($"+instrument.BinCacheEnv+", default period/ under the user cache directory)")
+	if err := fs.Parse(args); err != nil {
+		return exitError
+	}
+	if !*cache || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "usage: period clean -cache")
+		return exitError
+	}
+	dir, err := instrument.DefaultBinCache()
+	if err == nil {
+		err = instrument.CleanBinCache(dir)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "period clean: %v\n", err)
+		return exitError
+	}
+	return exitOK
 }
 
 // testFlags are the flags of period test.
@@ -252,7 +278,12 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
-	prep := instrument.PrepareOptions{Tags: cfg.Tags, Instrument: cfg.Instrument, Uninstrumented: cfg.Uninstrumented}
+	cache, err := instrument.DefaultBinCache()
+	if err != nil {
+		fmt.Fprintf(stderr, "period: %v\n", err)
+		return exitError
+	}
+	prep := instrument.PrepareOptions{Tags: cfg.Tags, Instrument: cfg.Instrument, Uninstrumented: cfg.Uninstrumented, BinCache: cache}
 	return testPackages(ctx, fs.Args(), prep, cfg, f.timeout, f.fresh, minBudget, html, p, stderr, par)
 }
 
@@ -297,6 +328,10 @@ func testPackages(ctx context.Context, patterns []string, prep instrument.Prepar
 		return exitError
 	}
 	status := par.forEach(ctx, pkgs, p, func(i int, pkg *instrument.TestPackage, p *report.Printer) int {
+		if pkg.LoadError != "" {
+			fmt.Fprintf(stderr, "period: %s does not compile (go test fails it too); the other packages are explored:\n%s\n", pkg.ImportPath, pkg.LoadError)
+			return exitError
+		}
 		bin := filepath.Join(work, fmt.Sprintf("pkg%d.test", i))
 		t0 := time.Now()
 		err := par.build(ctx, pkg, bin)

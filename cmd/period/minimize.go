@@ -54,8 +54,13 @@ func openReplay(ctx context.Context, arg string) (*replayTarget, error) {
 		return nil, err
 	}
 	r := &replayTarget{file: file, trace: tr, work: work}
+	cache, err := instrument.DefaultBinCache()
+	if err != nil {
+		r.close()
+		return nil, err
+	}
 	pkgs, err := instrument.Prepare(instrument.PrepareOptions{Dir: tr.Dir, Patterns: []string{"."}, WorkDir: filepath.Join(work, "src"),
-		Tags: tr.Tags, Instrument: tr.Instrument, Uninstrumented: tr.Uninstrumented})
+		Tags: tr.Tags, Instrument: tr.Instrument, Uninstrumented: tr.Uninstrumented, BinCache: cache})
 	if err == nil && len(pkgs) != 1 {
 		err = fmt.Errorf("%s holds no test package", tr.Dir)
 	}

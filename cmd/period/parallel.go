@@ -110,18 +110,26 @@ func (par *parallelism) selectShard(pkgs []*instrument.TestPackage, run string) 
 }
 
 // forEach runs f on every package, at most p at once, and prints what each
-// printed in the order of pkgs. The status is the first error status in
-// that order, else exitBug if any package found a bug.
+// printed in the order of pkgs. As with go test, a package that cannot be
+// built or explored does not stop the others. The status is exitError if
+// any package had an error, else exitBug if any found a bug.
 func (par *parallelism) forEach(ctx context.Context, pkgs []*instrument.TestPackage, p *report.Printer, f func(int, *instrument.TestPackage, *report.Printer) int) int {
 	status := exitOK
+	merge := func(code int) {
+		switch {
+		case code == exitError:
+			status = exitError
+		case code == exitBug && status == exitOK:
+			status = exitBug
+		}
+	}
 	if par.pool == nil || len(pkgs) == 1 {
 		for i, pkg := range pkgs {
-			switch f(i, pkg, p) {
-			case exitError:
-				return exitError
-			case exitBug:
-				status = exitBug
+			if ctx.Err() != nil {
+				merge(exitError)
+				break
 			}
+			merge(f(i, pkg, p))
 		}
 		return status
 	}
@@ -140,16 +148,7 @@ func (par *parallelism) forEach(ctx context.Context, pkgs []*instrument.TestPack
 	for i := range pkgs {
 		<-done[i]
 		p.W.Write(bufs[i].Bytes())
-		switch codes[i] {
-		case exitError:
-			// Let the others finish (they write into buffers) before returning.
-			for j := i + 1; j < len(pkgs); j++ {
-				<-done[j]
-			}
-			return exitError
-		case exitBug:
-			status = exitBug
-		}
+		merge(codes[i])
 	}
 	return status
 }

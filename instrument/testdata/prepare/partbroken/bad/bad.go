@@ -1,0 +1,5 @@
+package bad
+
+func F() int {
+	return "not an int"
+}

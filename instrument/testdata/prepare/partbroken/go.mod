@@ -1,0 +1,3 @@
+module example.com/partbroken
+
+go 1.22
