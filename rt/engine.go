@@ -892,6 +892,13 @@ func (e *engine) report(b bug) {
 	if e.outsideWait != "" || e.cut {
 		return // the run ended without a verdict: what unwinding shows is not one
 	}
+	if b.kind == "race" && e.rootDone && e.afterRoot > 0 {
+		// The test returned and the clock jumped to wake what it left
+		// behind: a future that exists only to tell a leak, which go test
+		// never waits for (a cache's janitor ticking a minute later).
+		// The goroutines are reported as the leak they are.
+		return
+	}
 	e.bugs = append(e.bugs, b)
 	if e.cfg.onBug != nil {
 		e.cfg.onBug(e, b)

@@ -295,3 +295,30 @@ func init() {
 		Recv("main.joined", done)
 	}
 }
+
+// janitorAfterReturn: the test starts a janitor that ticks every minute and
+// reads a variable the test then writes without synchronisation, and
+// returns. go test never waits the minute; Period wakes the janitor after
+// the test returned only to tell a leak, so the read it makes then is no
+// race report (a cache's janitor against a test that swaps its clock
+// function: Code-Hex/go-generics-cache's TestDeleteExpired).
+func janitorAfterReturn(t *testing.T) {
+	now := new(int)
+	Go("janitor", func() {
+		tk := NewTicker("ticker", time.Minute)
+		for {
+			Recv("tick", tk.C)
+			_ = *R("janitor.read", now)
+		}
+	})
+	*W("test.write", now) = 1
+}
+
+func init() { programs["janitorafterreturn"] = janitorAfterReturn }
+
+func TestNoRaceAfterTheTestReturnedAndTimePassed(t *testing.T) {
+	s := runChild(t, "janitorafterreturn", Config{Budget: 10, Seed: 1, Continue: true})
+	if kinds(s) != "leak" {
+		t.Fatalf("want the janitor's leak alone, got %+v", s.Bugs)
+	}
+}
