@@ -185,8 +185,9 @@ type engine struct {
 	frand      strategy.SplitMix // free mode's PRNG: who has queued is up to the real timing
 	outside    int               // hooks called by goroutines outside control in this run
 	detached   int
-	graceFrom  time.Time // when the run began waiting for detached goroutines before the clock could move (outsideGrace)
-	graceStep  int       // the step it began at
+	graceFrom  time.Time     // when the run began waiting for detached goroutines before the clock could move (outsideGrace)
+	graceStep  int           // the step it began at
+	graceFor   time.Duration // how long it waits (outsideGrace)
 	seq        uint64
 	steps      int
 	bubble     bool  // inside synctest.Test: the clock is exact (no drift, see now)
@@ -1108,10 +1109,19 @@ func (e *engine) teardown() {
 	e.active.Store(false)
 }
 
-// outsideGraceTime is how long, in real time, the clock waits for detached
-// goroutines (blocked in code Period does not control) before it jumps to
-// the next timer while every controlled goroutine waits.
-const outsideGraceTime = 20 * time.Millisecond
+// The clock waits, in real time, for detached goroutines (blocked in code
+// Period does not control, such as network I/O) before it jumps to the next
+// timer while every controlled goroutine waits: as long as the jump, at
+// least outsideGraceTime and at most outsideGraceMax. Virtual time then
+// never runs ahead of real time against real I/O by more than the cap: a
+// ten-second write timeout does not fire while a write over TCP is still
+// being drained (yamux's TestManyStreams_PingPong failed with "connection
+// write timeout" when the wait was a fixed 20 ms), and the cap stays well
+// below the watchdog's hang limit.
+const (
+	outsideGraceTime = 20 * time.Millisecond
+	outsideGraceMax  = time.Second
+)
 
 // outsideGrace reports whether the clock should still wait for detached
 // goroutines at this step. e.mu is held. The wait ends on time (a timer,
@@ -1120,8 +1130,12 @@ const outsideGraceTime = 20 * time.Millisecond
 func (e *engine) outsideGrace() bool {
 	if e.graceFrom.IsZero() || e.graceStep != e.steps {
 		e.graceFrom, e.graceStep = time.Now(), e.steps
+		e.graceFor = outsideGraceTime
+		if next := e.clock.nextDue(e, false); next >= 0 && next != never {
+			e.graceFor = min(max(time.Duration(next-e.vnow()), outsideGraceTime), outsideGraceMax)
+		}
 		idx, step := e.runIdx, e.steps
-		time.AfterFunc(outsideGraceTime, func() {
+		time.AfterFunc(e.graceFor, func() {
 			e.mu.Lock()
 			defer e.mu.Unlock()
 			if e.active.Load() && !e.finished && e.runIdx == idx && e.steps == step && e.cur == nil && e.transit == 0 {
@@ -1129,7 +1143,7 @@ func (e *engine) outsideGrace() bool {
 			}
 		})
 	}
-	return time.Since(e.graceFrom) < outsideGraceTime
+	return time.Since(e.graceFrom) < e.graceFor
 }
 
 // busyHangFactor: a detached goroutine that keeps calling hooks (it runs

@@ -63,3 +63,32 @@ func TestCancelEndsRequestAtOnce(t *testing.T) {
 		t.Errorf("the canceled request took %v: cancellation should end it at once", d)
 	}
 }
+
+// A response that takes 200 ms of real time (the handler runs outside
+// control and sleeps for real) against a ten-second timeout: on a real
+// machine the response wins. While a goroutine waits for real I/O, virtual
+// time does not jump further ahead than real time has passed (up to a
+// second), so it wins here too.
+func TestTimeoutDoesNotOutrunRealIO(t *testing.T) {
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(200 * time.Millisecond)
+		w.WriteHeader(http.StatusOK)
+	}))
+	defer server.Close()
+	done := make(chan error, 1)
+	go func() {
+		resp, err := http.Get(server.URL)
+		if err == nil {
+			resp.Body.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a ten-second timeout fired before a 200 ms response")
+	}
+}
