@@ -6,10 +6,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"reflect"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/period-dev/period/strategy"
 )
@@ -527,6 +529,60 @@ func (e *engine) stopVirtual(vt *vtimer) bool {
 	return was
 }
 
+// Timers and tickers Period made live as long as the program keeps them: a
+// package variable or a sync.Pool (yamux pools its write timers) hands one
+// made in an earlier run to a later one, or to code outside any run. Their
+// runtime part was never set up, so the real Stop and Reset would panic
+// ("Stop called on uninitialized Timer"). A controlled goroutine of an
+// active run gets them back as virtual timers of its run (adoptTimer);
+// elsewhere, Stop drains them and Reset fires them in real time.
+
+// madeChan returns the channel of a timer or ticker Period made, c its C,
+// or nil for a real one (init: the runtime's flag, read by reflection).
+func madeChan(c <-chan time.Time, v reflect.Value, init string) chan time.Time {
+	if c == nil {
+		return nil
+	}
+	if f := v.Elem().FieldByName(init); !f.IsValid() || f.Kind() != reflect.Bool || f.Bool() {
+		return nil // a real one (or a layout this code does not know)
+	}
+	return *(*chan time.Time)(unsafe.Pointer(&c)) // Period made it bidirectional
+}
+
+// adoptTimer registers ch, the channel of a timer or ticker an earlier run
+// made, as a stopped virtual timer of this run; the caller resets it.
+// e.mu is held.
+func (e *engine) adoptTimer(ch chan time.Time) *vtimer {
+	return &vtimer{ch: ch, creator: e.callerG()}
+}
+
+// stopMade is Stop of a timer an earlier run made, outside a run: it is
+// not running here; a value it holds is dropped (Go 1.23 semantics).
+func stopMade(ch chan time.Time) bool {
+	select {
+	case <-ch:
+	default:
+	}
+	return false
+}
+
+// resetMade is Reset of a timer an earlier run made, outside a run: it
+// fires once (each tick for a ticker) in real time, as time.Timer would.
+func resetMade(ch chan time.Time, d, period time.Duration) {
+	stopMade(ch)
+	var tick func()
+	tick = func() {
+		select {
+		case ch <- time.Now():
+		default:
+		}
+		if period > 0 {
+			time.AfterFunc(period, tick)
+		}
+	}
+	time.AfterFunc(d, tick)
+}
+
 // TimerStop is t.Stop().
 func TimerStop(site string, t *time.Timer) bool {
 	e := eng
@@ -534,6 +590,9 @@ func TimerStop(site string, t *time.Timer) bool {
 	vt := e.clock.byT[t]
 	if vt == nil || !e.active.Load() {
 		e.mu.Unlock()
+		if ch := madeChan(t.C, reflect.ValueOf(t), "initTimer"); ch != nil {
+			return stopMade(ch)
+		}
 		return t.Stop()
 	}
 	e.leaveFree(e.callerG()) // the timer channel changes without a key point
@@ -546,6 +605,17 @@ func TimerReset(site string, t *time.Timer, d time.Duration) bool {
 	e := eng
 	e.mu.Lock()
 	vt := e.clock.byT[t]
+	if vt == nil {
+		if ch := madeChan(t.C, reflect.ValueOf(t), "initTimer"); ch != nil {
+			if !e.active.Load() || e.callerG() == nil {
+				e.mu.Unlock()
+				resetMade(ch, d, 0)
+				return false
+			}
+			vt = e.adoptTimer(ch)
+			e.clock.byT[t] = vt
+		}
+	}
 	if vt == nil || !e.active.Load() {
 		e.mu.Unlock()
 		return t.Reset(d)
@@ -568,6 +638,10 @@ func TickerStop(site string, t *time.Ticker) {
 	vt := e.clock.byTk[t]
 	if vt == nil || !e.active.Load() {
 		e.mu.Unlock()
+		if ch := madeChan(t.C, reflect.ValueOf(t), "initTicker"); ch != nil {
+			stopMade(ch)
+			return
+		}
 		t.Stop()
 		return
 	}
@@ -581,6 +655,20 @@ func TickerReset(site string, t *time.Ticker, d time.Duration) {
 	e := eng
 	e.mu.Lock()
 	vt := e.clock.byTk[t]
+	if vt == nil {
+		if ch := madeChan(t.C, reflect.ValueOf(t), "initTicker"); ch != nil {
+			if !e.active.Load() || e.callerG() == nil {
+				e.mu.Unlock()
+				if d <= 0 {
+					panic("non-positive interval for Ticker.Reset")
+				}
+				resetMade(ch, d, d)
+				return
+			}
+			vt = e.adoptTimer(ch)
+			e.clock.byTk[t] = vt
+		}
+	}
 	if vt == nil || !e.active.Load() {
 		e.mu.Unlock()
 		t.Reset(d)

@@ -43,3 +43,63 @@ func TestTimersEarlyOrWhenBlocked(t *testing.T) {
 		t.Errorf("timers when blocked: want one schedule, exhausted, no bug: %+v", blocked)
 	}
 }
+
+// pooledTimers: a timer and a ticker kept in package variables from one
+// schedule to the next (yamux keeps its write timers in a sync.Pool), and
+// reset, stopped and waited on in each. The real Stop and Reset would panic
+// ("Reset called on uninitialized Timer"): an earlier run made them.
+var (
+	pooledTimer  *time.Timer
+	pooledTicker *time.Ticker
+)
+
+func pooledTimers(t *testing.T) {
+	if pooledTimer == nil {
+		pooledTimer = NewTimer("new", time.Hour)
+		TimerStop("stop", pooledTimer)
+		pooledTicker = NewTicker("ticker", time.Hour)
+		TickerStop("tstop", pooledTicker)
+	}
+	other := make(chan int, 1)
+	Go("other", func() { Gosched("yield"); Send("send", other, 1) })
+	Gosched("yield")
+	TimerReset("reset", pooledTimer, time.Millisecond)
+	Recv("fire", pooledTimer.C)
+	Recv("recv", other)
+	if TimerStop("stop", pooledTimer) {
+		t.Error("Stop of a timer that fired said it was running")
+	}
+	TimerReset("reset", pooledTimer, time.Hour)
+	if !TimerStop("stop", pooledTimer) {
+		t.Error("Stop of a running timer said it was not")
+	}
+	TickerReset("treset", pooledTicker, time.Millisecond)
+	Recv("tick", pooledTicker.C)
+	Recv("tick", pooledTicker.C)
+	TickerStop("tstop", pooledTicker)
+}
+
+func init() { programs["pooledtimers"] = pooledTimers }
+
+func TestTimersKeptAcrossRuns(t *testing.T) {
+	s := runChild(t, "pooledtimers", Config{Strategy: "random", Budget: 5, Seed: 1, Continue: true})
+	if len(s.Bugs) != 0 || s.Schedules != 5 {
+		t.Fatalf("want 5 schedules without a verdict: %+v", s)
+	}
+}
+
+// Outside any run (a package's init, TestMain, an uncontrolled goroutine),
+// a timer an earlier run made is stopped and reset as a real one would be.
+func TestTimersKeptOutsideRuns(t *testing.T) {
+	tm := &time.Timer{C: make(chan time.Time, 1)} // what NewTimer makes in a run
+	TimerReset("reset", tm, time.Millisecond)
+	<-tm.C
+	if TimerStop("stop", tm) {
+		t.Error("Stop of a timer that fired said it was running")
+	}
+	tk := &time.Ticker{C: make(chan time.Time, 1)}
+	TickerReset("reset", tk, time.Millisecond)
+	<-tk.C
+	<-tk.C
+	TickerStop("stop", tk)
+}
