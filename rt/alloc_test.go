@@ -38,6 +38,30 @@ func TestAllocsPerKeyPointLock(t *testing.T) {
 	}
 }
 
+// The first touch of an address (a cache filling a fresh buffer) costs no
+// allocation each, with race detection on and two goroutines in the run:
+// code that counts its own allocations (freecache's tests of its
+// benchmarks, testing.AllocsPerRun) sees almost none of Period's.
+func TestAllocsPerFirstTouch(t *testing.T) {
+	noVerify(t)
+	buf := make([]int, 4096)
+	var got float64
+	runControlledWith(Config{}, &stay{}, func() {
+		done := make(chan bool)
+		Go("other", func() { *W("other", &buf[0]) = 1; Send("done", done, true) })
+		Recv("done", done)
+		i := 1
+		got = testing.AllocsPerRun(1000, func() {
+			*W("fill", &buf[i]) = i
+			_ = *R("check", &buf[i])
+			i++
+		})
+	})
+	if got != 0 {
+		t.Errorf("a first write and read of an address under control allocate %v times, want 0", got)
+	}
+}
+
 // Two goroutines hand a value back and forth over unbuffered channels: every
 // key point is a switch and a rendezvous.
 func TestAllocsPerKeyPointHandoff(t *testing.T) {

@@ -26,6 +26,30 @@ type memState struct {
 	shared  map[string]bool // sites known to touch shared memory, fixed for the run
 	learned map[string]bool // sites found in this run; they join shared at the next run
 	frozen  bool            // replay: the site set comes from the replay file
+
+	// The first touch of an address takes its addrInfo, and room for its
+	// first sites, from these blocks: one allocation per addrInfoBlock
+	// addresses, not two per address, so that code that counts its own
+	// allocations (testing.AllocsPerRun around writes to fresh memory, as a
+	// cache filling its buffer) sees almost none of Period's.
+	infoBlock []addrInfo
+	siteBlock []string
+}
+
+const addrInfoBlock = 512
+
+// newInfo returns a zeroed addrInfo owned by owner, whose sites have room
+// for two sites (a write and a read) before they grow. e.mu is held.
+func (m *memState) newInfo(owner strategy.GID) *addrInfo {
+	if len(m.infoBlock) == 0 {
+		m.infoBlock = make([]addrInfo, addrInfoBlock)
+		m.siteBlock = make([]string, 2*addrInfoBlock)
+	}
+	info := &m.infoBlock[0]
+	info.owner = owner
+	info.sites = m.siteBlock[0:0:2]
+	m.infoBlock, m.siteBlock = m.infoBlock[1:], m.siteBlock[2:]
+	return info
 }
 
 // reset starts a run; what the previous run learned takes effect now, never
@@ -65,7 +89,7 @@ func (e *engine) access(site string, p unsafe.Pointer, write bool) {
 	m := &e.mem
 	info := m.addrs[addr]
 	if info == nil {
-		info = &addrInfo{owner: g.id}
+		info = m.newInfo(g.id)
 		m.addrs[addr] = info
 	} else if !info.multi && info.owner != g.id {
 		info.multi = true

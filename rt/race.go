@@ -249,6 +249,24 @@ type raceState struct {
 	// there (in any run): one runtime.Callers per site, so that a report can
 	// show a call path to the earlier access too.
 	stacks map[string]siteStack
+
+	// raceVars and their first reads come from blocks, as addrInfo does
+	// (mem.go): first touches of fresh memory cost no allocation each.
+	varBlock  []raceVar
+	readBlock []epoch
+}
+
+// newVar registers a raceVar for p, with room for one read.
+func (r *raceState) newVar(p unsafe.Pointer) *raceVar {
+	if len(r.varBlock) == 0 {
+		r.varBlock = make([]raceVar, addrInfoBlock)
+		r.readBlock = make([]epoch, addrInfoBlock)
+	}
+	v := &r.varBlock[0]
+	v.reads = r.readBlock[0:0:1]
+	r.varBlock, r.readBlock = r.varBlock[1:], r.readBlock[1:]
+	r.vars[p] = v
+	return v
 }
 
 type siteStack struct {
@@ -461,8 +479,7 @@ func (e *engine) raceCtx(c *vctx) {
 func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site string, kind accessKind) {
 	v := e.race.vars[p]
 	if v == nil {
-		v = &raceVar{}
-		e.race.vars[p] = v
+		v = e.race.newVar(p)
 	}
 	if _, ok := e.race.stacks[site]; !ok {
 		e.race.stacks[site] = siteStack{path: g.path, pcs: callers()}
@@ -497,8 +514,7 @@ func (e *engine) atomicAccess(g *gstate, p unsafe.Pointer, site string, kind acc
 	}
 	v := e.race.vars[p]
 	if v == nil {
-		v = &raceVar{}
-		e.race.vars[p] = v
+		v = e.race.newVar(p)
 	}
 	now := epoch{g: g.id, c: g.vc.get(g.id), site: site, path: g.path, kind: kind}
 	if v.hasW || len(v.reads) > 0 {
