@@ -24,6 +24,7 @@ var timeFuncs = map[string]bool{
 	"runtime.Gosched": true, "runtime.NumGoroutine": false, "os.Exit": true, "testing.Verbose": false,
 	"testing/synctest.Test": true, "testing/synctest.Wait": true,
 	"iter.Pull": false, "iter.Pull2": false,
+	"syscall.Kill": true,
 }
 
 // hookName maps a package function to its hook (runtime.Gosched -> Gosched).
@@ -33,6 +34,9 @@ func hookName(fn *types.Func) string {
 	}
 	if fn.Pkg().Path() == "context" && fn.Name() == "AfterFunc" {
 		return "ContextAfterFunc" // time.AfterFunc has AfterFunc
+	}
+	if fn.Pkg().Path() == "syscall" {
+		return "Syscall" + fn.Name() // syscall.Kill -> rt.SyscallKill
 	}
 	return fn.Name()
 }

@@ -188,6 +188,7 @@ type engine struct {
 	graceFrom  time.Time     // when the run began waiting for detached goroutines before the clock could move (outsideGrace)
 	graceStep  int           // the step it began at
 	graceFor   time.Duration // how long it waits (outsideGrace)
+	signalAt   time.Time     // when the process last sent itself a signal (SyscallKill)
 	seq        uint64
 	steps      int
 	bubble     bool  // inside synctest.Test: the clock is exact (no drift, see now)
@@ -478,7 +479,8 @@ func (e *engine) decide(from *gstate) {
 				e.allBlocked()
 				return
 			}
-			if e.detached > 0 && !e.rootDone && e.outsideGrace() {
+			signaled := e.selfSignaled()
+			if (e.detached > 0 || signaled) && !e.rootDone && e.outsideGrace() {
 				// A goroutine blocked for real (network I/O through the
 				// standard library) usually comes back within
 				// milliseconds: jumping the clock to the next timer first
@@ -488,6 +490,12 @@ func (e *engine) decide(from *gstate) {
 				// little; a timer decides again when the grace ends.
 				e.cur = nil
 				return
+			}
+			if signaled && e.unseenReady() {
+				// The runtime delivered the signal on a channel of
+				// signal.Notify, outside the model: its receiver runs
+				// before time moves on.
+				continue
 			}
 			if e.clock.advance(e) {
 				if e.rootDone {

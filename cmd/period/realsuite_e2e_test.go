@@ -622,3 +622,15 @@ func TestEmbeddedTimersAreControlled(t *testing.T) {
 		})
 	}
 }
+
+// A signal the test sends its own process is handled before a short sleep
+// ends, as on a real machine: for a second after such a signal the clock
+// waits in real time before it jumps, and looks for the receiver the
+// delivery made ready (hashicorp/go-metrics' TestInmemSignal failed).
+func TestSelfSignalHandledBeforeTimeMovesOn(t *testing.T) {
+	for _, st := range []string{"period", "random"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/selfsignal", 1, nil, "-budget", "10", "-strategy", st)
+		})
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/selfsignal
+
+go 1.22
