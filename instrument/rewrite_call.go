@@ -53,6 +53,7 @@ var methodHooks = map[string]string{
 	"sync.Once.Do":      "OnceDo",
 	"sync.Cond.Wait":    "CondWait", "sync.Cond.Signal": "CondSignal", "sync.Cond.Broadcast": "CondBroadcast",
 	"sync.Pool.Get": "PoolGet", "sync.Pool.Put": "PoolPut",
+	"sync.Map.Range": "SyncMapRange",
 	"time.Timer.Stop": "TimerStop", "time.Timer.Reset": "TimerReset",
 	"time.Ticker.Stop": "TickerStop", "time.Ticker.Reset": "TickerReset",
 	"testing.T.Run": "TRun", "testing.T.Parallel": "TParallel",
@@ -460,7 +461,7 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 	switch {
 	case pkg == "sync/atomic":
 		wrap = atomicHook(fn.Name())
-	case pkg == "sync" && typ == "Map":
+	case pkg == "sync" && typ == "Map" && !hooked:
 		wrap = "SyncMap"
 	case !hooked:
 		return nil

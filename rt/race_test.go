@@ -181,6 +181,28 @@ var raceTwins = map[string]struct {
 			WGWait("wait", &wg)
 		}
 	}},
+	// A range over a sync.Map meets a value another goroutine stored
+	// while the range went on (the callback's key points let it run):
+	// the Store published what was written before it.
+	"syncmap-range": {false, func(t *testing.T) {
+		var m sync.Map
+		SyncMap("setup", &m).Store(1, new(int))
+		SyncMap("setup", &m).Store(2, new(int))
+		done := make(chan bool)
+		Go("go", func() {
+			x := new(int)
+			*W("child.write", x) = 1
+			SyncMap("store", &m).Store(1, x)
+			SyncMap("store", &m).Store(2, x)
+			Send("done", done, true)
+		})
+		SyncMapRange("range", &m, func(k, v any) bool {
+			Gosched("yield")
+			_ = *R("range.read", v.(*int))
+			return true
+		})
+		Recv("done", done)
+	}},
 	"cond": {false, func(t *testing.T) {
 		x := new(int)
 		var mu sync.Mutex

@@ -608,6 +608,25 @@ func SyncMap(site string, m *sync.Map) *sync.Map {
 	return m
 }
 
+// SyncMapRange is m.Range(f). Its key point comes first, as for the other
+// methods of sync.Map; and each call of f acquires m again, with no key
+// point: f's own key points let other goroutines store into m while the
+// range goes on, and an entry the range meets after such a Store was
+// published by it (Range's loads synchronise with the Store, so -race sees
+// no race there: a copy-on-write update of a value stored by pointer,
+// hashicorp/go-metrics' Prometheus sink).
+func SyncMapRange(site string, m *sync.Map, f func(key, value any) bool) {
+	SyncMap(site, m).Range(func(key, value any) bool {
+		e := eng
+		g, md := e.enter()
+		if md == modeControl {
+			e.acquire(g, unsafe.Pointer(m))
+			e.mu.Unlock()
+		}
+		return f(key, value)
+	})
+}
+
 // ifaceData is the data word of x: the pointer a pointer-shaped value holds,
 // or the address of the boxed copy of any other value (nil for nil).
 func ifaceData(x any) unsafe.Pointer {
