@@ -53,7 +53,7 @@ var methodHooks = map[string]string{
 	"sync.Once.Do":      "OnceDo",
 	"sync.Cond.Wait":    "CondWait", "sync.Cond.Signal": "CondSignal", "sync.Cond.Broadcast": "CondBroadcast",
 	"sync.Pool.Get": "PoolGet", "sync.Pool.Put": "PoolPut",
-	"sync.Map.Range": "SyncMapRange",
+	"sync.Map.Range":  "SyncMapRange",
 	"time.Timer.Stop": "TimerStop", "time.Timer.Reset": "TimerReset",
 	"time.Ticker.Stop": "TickerStop", "time.Ticker.Reset": "TickerReset",
 	"testing.T.Run": "TRun", "testing.T.Parallel": "TParallel",
