@@ -375,6 +375,11 @@ func confirm(ctx context.Context, b Binary, opts Options, rs []Result) {
 		r := &rs[i]
 		var kept []rt.BugReport
 		for _, bug := range r.Bugs {
+			if bug.Kind != "race" {
+				// A replay can take as long as its schedule did (up to two
+				// minutes): say what the process is doing meanwhile.
+				opts.Progress("%s: confirming the %s of schedule %d in a fresh process", r.Test, bug.Kind, bug.Schedule)
+			}
 			if bug.Kind == "race" || reproduced(ctx, b, opts, r.Test, bug) {
 				kept = append(kept, bug)
 				continue
