@@ -634,3 +634,10 @@ func TestSelfSignalHandledBeforeTimeMovesOn(t *testing.T) {
 		})
 	}
 }
+
+// Two tests that use one file name in the package directory, explored in
+// processes that run at once (-p 2): no verdict, since a replay confirming
+// one runs alone there (tidwall/buntdb's tests share "data.db").
+func TestTestsSharingAFileAreConfirmedAlone(t *testing.T) {
+	checkLangProgram(t, "testdata/sharedfile", 2, nil, "-p", "2", "-budget", "20", "-strategy", "random")
+}

@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/period-dev/period/rt"
@@ -96,6 +97,11 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 			r, err := exploreFresh(ctx, b, opts, t, deadline)
 			if err != nil {
 				return nil, err
+			}
+			if opts.Confirm && ctx.Err() == nil {
+				rs := []Result{r}
+				confirm(ctx, b, opts, rs) // alone in the directory (lockDir)
+				r = rs[0]
 			}
 			out = append(out, r)
 		}
@@ -270,6 +276,14 @@ func confirmAll(ctx context.Context, b Binary, opts Options, out []Result, deadl
 				opts.Progress("%s: %v", r.Test, err)
 				continue
 			}
+			// Its processes ran beside others of the package (-p): a
+			// verdict is reported once a replay alone in the directory
+			// shows it too.
+			if ctx.Err() == nil {
+				rs := []Result{fr}
+				confirm(ctx, b, opts, rs)
+				fr = rs[0]
+			}
 			fr.Unconfirmed += r.Unconfirmed
 			fr.Fresh = true
 			out[i] = fr
@@ -281,7 +295,9 @@ func confirmAll(ctx context.Context, b Binary, opts Options, out []Result, deadl
 // runs the test for the first time in its process, as go test -count=1
 // does, and the exploration moves from process to process through a state
 // file (rt.Config.Fresh). The schedules are the ones one long process
-// would run; verdicts need no confirmation.
+// would run. Its verdicts need no confirmation against state earlier runs
+// left, but processes of other tests of the package may have run beside
+// it: callers confirm them alone in the directory.
 func exploreFresh(ctx context.Context, b Binary, opts Options, test string, deadline time.Time) (Result, error) {
 	work, err := os.MkdirTemp("", "period-fresh-")
 	if err != nil {
@@ -407,7 +423,9 @@ func reproduced(ctx context.Context, b Binary, opts Options, test string, bug rt
 	cfg := rt.Config{Replay: bug.Replay, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, OutDir: work,
 		MaxSteps: len(tr.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak,
 		Prelude: testsBefore(b.Tests, test)}
-	res, err := Run(ctx, b, Options{Config: cfg, Timeout: 2 * time.Minute})
+	unlock := lockDir(b.Dir, true) // before Run: waiting is not part of its time limit
+	res, err := Run(context.WithValue(ctx, dirLockedKey{}, b.Dir), b, Options{Config: cfg, Timeout: 2 * time.Minute})
+	unlock()
 	if err != nil {
 		return true
 	}
@@ -577,8 +595,37 @@ func readProgress(results string, off int64) runProgress {
 	return p
 }
 
+// dirLocks holds a lock per package directory. Test processes of one
+// package run there at once (period test -p: tests and shares of a test's
+// schedules in processes of their own), where go test runs one test at a
+// time: tests that use fixed file names in the directory (a database file,
+// a log) can disturb each other. A replay that confirms a verdict runs
+// alone in its directory, so that a verdict only such a disturbance caused
+// is not confirmed (tidwall/buntdb's "data.db").
+var dirLocks sync.Map // directory -> *sync.RWMutex
+
+// dirLockedKey marks a context whose caller holds its directory's lock
+// exclusively (a confirming replay): its processes take no lock.
+type dirLockedKey struct{}
+
+// lockDir takes the lock of dir: shared for an exploration, exclusive for
+// a confirming replay.
+func lockDir(dir string, exclusive bool) (unlock func()) {
+	l, _ := dirLocks.LoadOrStore(dir, new(sync.RWMutex))
+	mu := l.(*sync.RWMutex)
+	if exclusive {
+		mu.Lock()
+		return mu.Unlock
+	}
+	mu.RLock()
+	return mu.RUnlock
+}
+
 // runChild runs the binary once with cfg and returns its combined output.
 func runChild(ctx context.Context, b Binary, cfg rt.Config, deadline time.Time) ([]byte, error) {
+	if ctx.Value(dirLockedKey{}) != b.Dir {
+		defer lockDir(b.Dir, false)()
+	}
 	js, err := json.Marshal(cfg)
 	if err != nil {
 		return nil, err

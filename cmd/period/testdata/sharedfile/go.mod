@@ -1,0 +1,3 @@
+module example.com/sharedfile
+
+go 1.22
