@@ -228,11 +228,17 @@ type engine struct {
 	afterRoot int
 	rootAt    int64 // virtual time when the test returned
 	rootSteps int   // steps when the test returned
-	runDone   chan struct{}
-	exited    sync.WaitGroup // real goroutines of the run, for teardown
-	bugs      []bug
-	traceTo   *os.File // crash recovery: every step goes to disk as it happens
-	failed    func() bool
+	// plainAccesses counts the memory accesses of the run that were not key
+	// points (not yet seen shared). A later schedule makes key points of
+	// the sites an earlier one saw shared, so the first schedule's steps
+	// alone undercount the work a schedule of the test does (the derived
+	// step limit, config.stepLimit).
+	plainAccesses int
+	runDone       chan struct{}
+	exited        sync.WaitGroup // real goroutines of the run, for teardown
+	bugs          []bug
+	traceTo       *os.File // crash recovery: every step goes to disk as it happens
+	failed        func() bool
 
 	models modelState
 	clock  vclock

@@ -100,3 +100,30 @@ func TestComputationInStdIsNoHang(t *testing.T) {
 		t.Fatalf("a computation in math/big was reported: %+v", s.Bugs)
 	}
 }
+
+// sharedLater: the test goroutine writes x 20,000 times while it is alone,
+// then starts a goroutine that writes x too. The first schedule learns that
+// the site is shared, so every later schedule makes key points of the
+// 20,000 writes its first schedule did without any (buntdb's
+// TestAutoShrink: 6,305 steps, then past a million).
+func sharedLater(t *testing.T) {
+	x := new(int)
+	for i := 0; i < 20000; i++ {
+		*W("loop.write", x) = i
+	}
+	done := make(chan bool)
+	Go("late", func() { *W("loop.write", x) = -1; Send("done", done, true) })
+	Recv("done", done)
+}
+
+func init() { programs["sharedlater"] = sharedLater }
+
+// The step limit derived from the first schedule counts its accesses that
+// were not key points: a later schedule that makes key points of them is
+// no hang.
+func TestDerivedStepLimitCountsPlainAccesses(t *testing.T) {
+	s := runChild(t, "sharedlater", Config{Strategy: "random", Budget: 3, Seed: 1, MaxSteps: 1000, AdaptiveSteps: true, NoRace: true})
+	if len(s.Bugs) != 0 || s.Schedules != 3 {
+		t.Fatalf("want 3 schedules without a verdict: %+v", s)
+	}
+}

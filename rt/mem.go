@@ -100,6 +100,7 @@ func (e *engine) access(site string, p unsafe.Pointer, write bool) {
 		info.sites = nil
 	}
 	if !info.multi && !m.shared[site] {
+		e.plainAccesses++
 		if write {
 			e.wrote(addr)
 		}
