@@ -32,6 +32,9 @@ const binCacheMaxAge = 5 * 24 * time.Hour
 // DefaultBinCache returns the binary cache directory: $PERIODCACHE, else
 // period/ under the user cache directory. "" (and no error) means off.
 func DefaultBinCache() (string, error) {
+	if !haveFileLocks {
+		return "", nil // concurrent processes could not share it safely
+	}
 	if d := os.Getenv(BinCacheEnv); d != "" {
 		if d == "off" {
 			return "", nil

@@ -7,6 +7,8 @@ import (
 	"syscall"
 )
 
+const haveFileLocks = true
+
 // lockFile takes an exclusive lock on name (created if need be), waiting
 // for other processes; the lock dies with the process.
 func lockFile(name string) (unlock func(), err error) {

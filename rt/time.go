@@ -556,31 +556,65 @@ func (e *engine) adoptTimer(ch chan time.Time) *vtimer {
 	return &vtimer{ch: ch, creator: e.callerG()}
 }
 
-// stopMade is Stop of a timer an earlier run made, outside a run: it is
-// not running here; a value it holds is dropped (Go 1.23 semantics).
+// madeTimer is the real timer standing, outside runs, for the channel of a
+// timer an earlier run made (resetMade); gen retires a ticker's re-arming
+// once it is stopped or reset.
+type madeTimer struct {
+	mu  sync.Mutex
+	t   *time.Timer
+	gen int
+}
+
+var madeTimers sync.Map // chan time.Time -> *madeTimer
+
+// stopMade is Stop of a timer an earlier run made, outside a run: it stops
+// what resetMade started and drops a value the channel holds (Go 1.23
+// semantics); it reports whether the timer was running.
 func stopMade(ch chan time.Time) bool {
+	was := false
+	if v, ok := madeTimers.Load(ch); ok {
+		m := v.(*madeTimer)
+		m.mu.Lock()
+		m.gen++
+		if m.t != nil {
+			was = m.t.Stop()
+		}
+		m.mu.Unlock()
+	}
 	select {
 	case <-ch:
 	default:
 	}
-	return false
+	return was
 }
 
 // resetMade is Reset of a timer an earlier run made, outside a run: it
-// fires once (each tick for a ticker) in real time, as time.Timer would.
-func resetMade(ch chan time.Time, d, period time.Duration) {
-	stopMade(ch)
+// fires once (each period for a ticker) in real time, as time.Timer would,
+// until the next Stop or Reset. It reports whether the timer was running.
+func resetMade(ch chan time.Time, d, period time.Duration) bool {
+	was := stopMade(ch)
+	v, _ := madeTimers.LoadOrStore(ch, &madeTimer{})
+	m := v.(*madeTimer)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	gen := m.gen
 	var tick func()
 	tick = func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if m.gen != gen {
+			return // stopped or reset since
+		}
 		select {
 		case ch <- time.Now():
 		default:
 		}
 		if period > 0 {
-			time.AfterFunc(period, tick)
+			m.t = time.AfterFunc(period, tick)
 		}
 	}
-	time.AfterFunc(d, tick)
+	m.t = time.AfterFunc(d, tick)
+	return was
 }
 
 // TimerStop is t.Stop().
@@ -609,8 +643,7 @@ func TimerReset(site string, t *time.Timer, d time.Duration) bool {
 		if ch := madeChan(t.C, reflect.ValueOf(t), "initTimer"); ch != nil {
 			if !e.active.Load() || e.callerG() == nil {
 				e.mu.Unlock()
-				resetMade(ch, d, 0)
-				return false
+				return resetMade(ch, d, 0)
 			}
 			vt = e.adoptTimer(ch)
 			e.clock.byT[t] = vt

@@ -97,9 +97,18 @@ func TestTimersKeptOutsideRuns(t *testing.T) {
 	if TimerStop("stop", tm) {
 		t.Error("Stop of a timer that fired said it was running")
 	}
+	TimerReset("reset", tm, time.Hour)
+	if !TimerStop("stop", tm) {
+		t.Error("Stop of a running timer said it was not")
+	}
 	tk := &time.Ticker{C: make(chan time.Time, 1)}
 	TickerReset("reset", tk, time.Millisecond)
 	<-tk.C
 	<-tk.C
 	TickerStop("stop", tk)
+	select {
+	case <-tk.C:
+		t.Error("a stopped ticker ticked")
+	case <-time.After(20 * time.Millisecond):
+	}
 }

@@ -401,7 +401,7 @@ func confirm(ctx context.Context, b Binary, opts Options, rs []Result) {
 				continue
 			}
 			r.Unconfirmed++
-			opts.Progress("%s: the %s of schedule %d did not reproduce in a fresh process (state left by earlier runs): not reported", r.Test, bug.Kind, bug.Schedule)
+			opts.Progress("%s: the %s of schedule %d did not reproduce in a fresh process alone in the package directory (state left by earlier runs, or another test's process beside it): not reported", r.Test, bug.Kind, bug.Schedule)
 		}
 		r.Bugs = kept
 	}
