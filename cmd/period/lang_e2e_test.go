@@ -21,7 +21,7 @@ func checkLangProgram(t *testing.T, dir string, tests int, wantBug map[string]st
 		want = 1
 	}
 	if code != want || len(sums) != tests {
-		t.Fatalf("exit %d with %d tests, want %d and %d: %s", code, len(sums), want, tests, stderr)
+		t.Fatalf("exit %d with %d tests, want %d and %d: %+v %s", code, len(sums), want, tests, sums, stderr)
 	}
 	for name, s := range sums {
 		if s.Abandoned != 0 {
@@ -94,10 +94,14 @@ func TestInitLoaderIsSnapshottedDone(t *testing.T) {
 
 // A mutex locked both by controlled goroutines and by a goroutine outside
 // control (one that init started) excludes them from each other.
+// The registry map outlives a run, so the first finding in one process is
+// unconfirmed and the test is explored again in fresh processes, where the
+// background goroutine's real timing moves the schedule that finds the lost
+// update (12 to 15 under pct on an idle machine): the budget leaves room.
 func TestLocksSharedWithGoroutinesOutsideControl(t *testing.T) {
 	for _, st := range []string{"period", "random", "pct"} {
 		t.Run(st, func(t *testing.T) {
-			checkLangProgram(t, "testdata/outsidelock", 2, map[string]string{"TestLostUpdateBesideBackgroundWriter": "fail"}, "-budget", "40", "-strategy", st)
+			checkLangProgram(t, "testdata/outsidelock", 2, map[string]string{"TestLostUpdateBesideBackgroundWriter": "fail"}, "-budget", "150", "-strategy", st)
 		})
 	}
 }

@@ -562,7 +562,7 @@ func TestReflectChannelOperationsAreControlled(t *testing.T) {
 		}
 	}
 	if s := sums["TestStuck"]; len(s.Bugs) != 1 || s.Bugs[0].Kind != "leak" || !strings.Contains(s.Bugs[0].Message, "blocked on select at reflectsel_test.go:70") {
-		t.Errorf("TestStuck: want a leak blocked on select: %+v %s", s.Bugs, stderr)
+		t.Errorf("TestStuck: want a leak blocked on select: %+v (summary %+v) %s", s.Bugs, s, stderr)
 	}
 	_, sums, stderr = periodJSON(t, "test", "-json", "-strategy", "random", "-budget", "30", "-run", "^TestOrderAssumed$", "-o", t.TempDir(), dir)
 	if s := sums["TestOrderAssumed"]; len(s.Bugs) != 1 || s.Bugs[0].Kind != "fail" {
