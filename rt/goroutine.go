@@ -15,7 +15,12 @@ import (
 // Go is `go f()`: the instrumenter evaluates the function and its arguments
 // first, in the parent, and passes a closure. The child is a controlled
 // goroutine that starts parked at its start key point.
-func Go(site string, f func()) {
+func Go(site string, f func()) { goFrom(site, f, 3) }
+
+// goFrom starts f; skip is runtime.Callers' skip that lands on the user's
+// function executing the go statement (or calling wg.Go), which leak reports
+// name as the creator: a frame of rt would tell the user nothing.
+func goFrom(site string, f func(), skip int) {
 	e := eng
 	g, md := e.enter()
 	switch md {
@@ -26,7 +31,7 @@ func Go(site string, f func()) {
 		return
 	}
 	var pc [1]uintptr
-	runtime.Callers(2, pc[:]) // the function executing the go statement
+	runtime.Callers(skip, pc[:])
 	e.spawn(g, site, f, pc[0])
 	e.hookDone(g) // in free mode the child may start at once
 }

@@ -429,10 +429,10 @@ func WGWait(site string, wg *sync.WaitGroup) {
 // WGGo is wg.Go(f).
 func WGGo(site string, wg *sync.WaitGroup, f func()) {
 	WGAdd(site, wg, 1)
-	Go(site, func() {
+	goFrom(site, func() {
 		defer WGDone(site, wg)
 		f()
-	})
+	}, 3)
 }
 
 // OnceDo is o.Do(f). A second caller blocks until the first one's f returns.

@@ -532,7 +532,7 @@ func TestLeakCreatorIsTheGoStatementsFunction(t *testing.T) {
 	}
 	dir, _ := filepath.Abs("testdata/creator")
 	_, sums, stderr := periodJSON(t, "test", "-json", "-budget", "3", "-o", t.TempDir(), dir)
-	for test, want := range map[string]string{"TestRecvAfterGo": "example.com/creator.TestRecvAfterGo", "TestCreatedInAFunction": "example.com/creator.Start"} {
+	for test, want := range map[string]string{"TestRecvAfterGo": "example.com/creator.TestRecvAfterGo", "TestCreatedInAFunction": "example.com/creator.Start", "TestWaitGroupGo": "example.com/creator.TestWaitGroupGo"} {
 		s := sums[test]
 		if len(s.Bugs) != 1 || s.Bugs[0].Kind != "leak" || s.Bugs[0].CreatedBy != want || !strings.Contains(s.Bugs[0].Message, "by "+want+"\n") {
 			t.Errorf("%s: want one leak created by %s: %+v %s", test, want, s.Bugs, stderr)

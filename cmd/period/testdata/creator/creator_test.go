@@ -1,6 +1,9 @@
 package creator
 
-import "testing"
+import (
+	"sync"
+	"testing"
+)
 
 // TestRecvAfterGo leaves a goroutine blocked. Its go statement is followed
 // at once by a receive, which in the instrumented code is a call of a
@@ -22,5 +25,19 @@ func TestRecvAfterGo(t *testing.T) {
 func TestCreatedInAFunction(t *testing.T) {
 	ch := make(chan int)
 	Start(ch, make(chan int))
+	<-ch
+}
+
+// TestWaitGroupGo: a goroutine that wg.Go started names the function that
+// called Go as its creator, not Period's hook for it (open-feature/go-sdk's
+// event executor leaks named rt.WGGo).
+func TestWaitGroupGo(t *testing.T) {
+	var wg sync.WaitGroup
+	ch := make(chan int)
+	stuck := make(chan int)
+	wg.Go(func() {
+		ch <- 1
+		<-stuck
+	})
 	<-ch
 }
