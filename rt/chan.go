@@ -202,6 +202,9 @@ func (e *engine) firePartner(g *gstate, h *hchan, send bool) {
 		return
 	}
 	if send && h.recvq.first != nil || !send && h.sendq.first != nil {
+		// The partner waits for real: a goroutine outside control
+		// (controlled ones wait in the model), now working for this run.
+		e.handedOut++
 		return
 	}
 	p := e.partnerFor(g, h, send)
@@ -274,6 +277,9 @@ func Send[T any](site string, ch chan<- T, v T) {
 	}
 	ch <- v
 	e.touchAsync(schanOf(ch))
+	if g == nil {
+		e.kickIdle()
+	}
 	e.opDone(g)
 }
 
@@ -306,6 +312,9 @@ func Recv2[T any](site string, ch <-chan T) (T, bool) {
 	}
 	v, ok := <-ch
 	e.touchAsync(rchanOf(ch))
+	if g == nil {
+		e.kickIdle()
+	}
 	e.opDone(g)
 	return v, ok
 }
@@ -340,6 +349,9 @@ func closeKeyPoint(site string, h *hchan) (*gstate, bool) {
 // closeDone follows the real close of h by g.
 func closeDone(g *gstate, h *hchan) {
 	eng.touchAsync(h)
+	if g == nil {
+		eng.kickIdle()
+	}
 	eng.opDone(g)
 }
 

@@ -173,32 +173,37 @@ type engine struct {
 	solo   atomic.Bool // the run has had one goroutine so far: its memory accesses need no race state
 	runIdx int
 
-	gs         []*gstate
-	byGoid     map[int64]*gstate
-	cur        *gstate
-	transit    int               // goroutines settling after a rendezvous
-	yielder    *gstate           // yielded last; not enabled again until another goroutine steps
-	releaser   strategy.Releaser // the strategy, when it may release runs to free mode (Config.Parallel)
-	free       bool              // free mode (free.go): e.cur is the goroutine whose key point is under way
-	freeOver   bool              // free mode was left in this run; it does not come back
-	leaving    bool              // a goroutine waits to take control back from free mode
-	frand      strategy.SplitMix // free mode's PRNG: who has queued is up to the real timing
-	outside    int               // hooks called by goroutines outside control in this run
-	detached   int
-	graceFrom  time.Time     // when the run began waiting for detached goroutines before the clock could move (outsideGrace)
-	graceStep  int           // the step it began at
-	graceFor   time.Duration // how long it waits (outsideGrace)
-	signalAt   time.Time     // when the process last sent itself a signal (SyscallKill)
-	seq        uint64
-	steps      int
-	bubble     bool  // inside synctest.Test: the clock is exact (no drift, see now)
-	drift      int64 // virtual time passed since the clock last moved (time.go: vnow)
-	nowStreak  int   // time.Now readings since the step nowSince (time.go: nowDrift)
-	nowSince   int
-	loads      int       // atomic operations since lastEffect (time.go: loadDrift)
-	jumpTo     int64     // an early wake-up chosen in this step: the clock jumps there at the next decision (time.go: early)
-	spinners   []*gstate // goroutines parked at a Gosched (spin.go), some maybe woken since
-	spinParked int       // how many of them are still parked
+	gs            []*gstate
+	byGoid        map[int64]*gstate
+	cur           *gstate
+	transit       int               // goroutines settling after a rendezvous
+	yielder       *gstate           // yielded last; not enabled again until another goroutine steps
+	releaser      strategy.Releaser // the strategy, when it may release runs to free mode (Config.Parallel)
+	free          bool              // free mode (free.go): e.cur is the goroutine whose key point is under way
+	freeOver      bool              // free mode was left in this run; it does not come back
+	leaving       bool              // a goroutine waits to take control back from free mode
+	frand         strategy.SplitMix // free mode's PRNG: who has queued is up to the real timing
+	outside       int               // hooks called by goroutines outside control in this run
+	detached      int
+	graceFrom     time.Time     // when the run began waiting for detached goroutines before the clock could move (outsideGrace)
+	graceStep     int           // the step it began at
+	graceFor      time.Duration // how long it waits (outsideGrace)
+	realAnchor    time.Time     // when a goroutine began to wait for real (network, a child process) while none else did (catchUp); zero: none waits
+	anchorOutside bool          // realAnchor was set by a wait for goroutines outside control: it ends at the next step
+	idle          bool          // decide left nobody current to wait for goroutines outside control or detached (kickIdle)
+	handedOut     int           // values a controlled send or receive exchanged with a goroutine outside control in this run: its work may wake controlled ones (outsideGrace)
+	vAnchor       int64         // the virtual instant then
+	signalAt      time.Time     // when the process last sent itself a signal (SyscallKill)
+	seq           uint64
+	steps         int
+	bubble        bool  // inside synctest.Test: the clock is exact (no drift, see now)
+	drift         int64 // virtual time passed since the clock last moved (time.go: vnow)
+	nowStreak     int   // time.Now readings since the step nowSince (time.go: nowDrift)
+	nowSince      int
+	loads         int       // atomic operations since lastEffect (time.go: loadDrift)
+	jumpTo        int64     // an early wake-up chosen in this step: the clock jumps there at the next decision (time.go: early)
+	spinners      []*gstate // goroutines parked at a Gosched (spin.go), some maybe woken since
+	spinParked    int       // how many of them are still parked
 	// detachedHooks counts hooks called by detached goroutines: one that
 	// keeps calling them runs instrumented code (slowly, on a loaded
 	// machine), which the watchdog tells from a spin without any.
@@ -211,6 +216,7 @@ type engine struct {
 	lastEffect    int           // the last step whose operation can change state (not a poll: Op.IsPoll)
 	pollYields    int           // yields, selects and try-locks since lastEffect
 	progress      atomic.Int64  // steps taken, read by the watchdog
+	stepStamp     atomic.Int64  // real time (UnixNano) of a recent step, taken every stampEvery+1 steps (catchUp's anchor)
 
 	log     stepLog     // every step of the run (steplog.go)
 	choices []choiceRec // open choices, by position among the steps
@@ -347,6 +353,7 @@ func (e *engine) enter() (*gstate, mode) {
 	}
 	if g.status == gDetached {
 		e.detachedHooks++ // it still runs instrumented code (watchdog)
+		e.catchUp()       // it may be back from a real wait: time.Since must show it
 	}
 	return g, modeControl
 }
@@ -365,7 +372,7 @@ func (e *engine) point(g *gstate) {
 	if g != e.cur {
 		// A settling partner, or a detached goroutine coming back.
 		if g.status == gDetached {
-			e.detached--
+			e.undetach()
 		}
 		g.status = gParked
 		e.parked(g)
@@ -440,6 +447,12 @@ func (e *engine) wakeUp(g *gstate) {
 // decide picks the next goroutine and makes it current. from is the deciding
 // goroutine (parked at its key point) or nil. e.mu is held.
 func (e *engine) decide(from *gstate) {
+	e.idle = false
+	if from == nil {
+		// After an idle wait (a timer or the watchdog decides): the
+		// last stamp may be long past.
+		e.stepStamp.Store(time.Now().UnixNano())
+	}
 	if e.free && e.leaving {
 		e.cur = nil
 		e.cond.Broadcast() // leaveFree takes over
@@ -486,15 +499,19 @@ func (e *engine) decide(from *gstate) {
 				return
 			}
 			signaled := e.selfSignaled()
-			if (e.detached > 0 || signaled) && !e.rootDone && e.outsideGrace() {
+			if (e.detached > 0 || signaled || e.outside > 0 || e.handedOut > 0) && !e.rootDone && e.outsideGrace() {
 				// A goroutine blocked for real (network I/O through the
-				// standard library) usually comes back within
+				// standard library), or one outside control that has run
+				// the program's code in this run (a handler, a worker a
+				// native run left in a pool), usually comes back within
 				// milliseconds: jumping the clock to the next timer first
 				// would make that I/O look a second long, where a real
 				// clock shows a millisecond (failsafe-go's "cancellation
 				// should immediately exit" checks). Time waits for it a
-				// little; a timer decides again when the grace ends.
+				// little; a timer decides again when the grace ends,
+				// or a goroutine outside control that wakes one (kickIdle).
 				e.cur = nil
+				e.idle = true
 				return
 			}
 			if signaled && e.unseenReady() {
@@ -513,6 +530,7 @@ func (e *engine) decide(from *gstate) {
 				// Someone runs outside control; it decides when it comes back,
 				// or the watchdog ends the run.
 				e.cur = nil
+				e.idle = true
 				return
 			}
 			if e.unseenReady() || e.settleOutside() && e.unseenReady() {
@@ -527,6 +545,13 @@ func (e *engine) decide(from *gstate) {
 			continue
 		}
 		e.steps++
+		if e.anchorOutside {
+			e.catchUp()
+			e.anchorOutside = false
+			if e.detached == 0 {
+				e.realAnchor = time.Time{}
+			}
+		}
 		if !e.bubble {
 			e.drift += stepDrift
 		}
@@ -622,7 +647,9 @@ func (e *engine) decide(from *gstate) {
 		if e.traceTo != nil {
 			fmt.Fprintf(e.traceTo, "step %s %s %s\n", next.path, next.p.op, next.p.site)
 		}
-		e.progress.Add(1)
+		if e.progress.Add(1)&stampEvery == 1 {
+			e.stepStamp.Store(time.Now().UnixNano())
+		}
 		e.cur = next
 		next.status = gRunning
 		if next != from {
@@ -1004,7 +1031,7 @@ func (e *engine) exit(g *gstate, r any, normal bool) {
 	wasCur := e.cur == g
 	delete(e.byGoid, g.goid)
 	if g.status == gDetached {
-		e.detached--
+		e.undetach()
 	}
 	g.status = gDone
 	// Nothing joins a goroutine's end: its clock goes, or a run that starts
@@ -1088,7 +1115,7 @@ func (e *engine) rootExit(root *gstate, r any) {
 	e.rootSteps = e.steps
 	delete(e.byGoid, root.goid)
 	if root.status == gDetached {
-		e.detached-- // it came back from uncontrolled code only to return
+		e.undetach() // it came back from uncontrolled code only to return
 	}
 	root.status = gDone
 	e.settle(root) // a rendezvous partner may return before its next key point
@@ -1145,8 +1172,26 @@ func (e *engine) outsideGrace() bool {
 	if e.graceFrom.IsZero() || e.graceStep != e.steps {
 		e.graceFrom, e.graceStep = time.Now(), e.steps
 		e.graceFor = outsideGraceTime
+		if e.realAnchor.IsZero() && (e.outside > 0 || e.handedOut > 0) && !e.bubble {
+			// Waiting for goroutines outside control: time runs with
+			// real time until a controlled goroutine steps (decide).
+			e.realAnchor, e.vAnchor, e.anchorOutside = e.graceFrom, e.vnow(), true
+		}
 		if next := e.clock.nextDue(e, false); next >= 0 && next != never {
-			e.graceFor = min(max(time.Duration(next-e.vnow()), outsideGraceTime), outsideGraceMax)
+			if !e.realAnchor.IsZero() {
+				// Virtual time runs with real time while a goroutine
+				// waits for real: the jump waits until real time has
+				// reached the timer, no longer (a hedge 10 ms after a
+				// request fires about 10 ms after it, as on a machine).
+				e.catchUp()
+				gap := time.Duration(next - e.vnow())
+				if gap <= 0 {
+					return false
+				}
+				e.graceFor = min(gap, outsideGraceMax)
+			} else {
+				e.graceFor = min(max(time.Duration(next-e.vnow()), outsideGraceTime), outsideGraceMax)
+			}
 		}
 		idx, step := e.runIdx, e.steps
 		time.AfterFunc(e.graceFor, func() {
@@ -1158,6 +1203,54 @@ func (e *engine) outsideGrace() bool {
 		})
 	}
 	return time.Since(e.graceFrom) < e.graceFor
+}
+
+// kickIdle is called by a goroutine outside control after it operated on a
+// channel (a worker sending a result) without e.mu: if the run is idle,
+// waiting for such goroutines before the clock may move, the engine
+// decides at once, as a real scheduler runs a goroutine a send made ready,
+// instead of at the end of the wait (a second, for a hedged request's
+// timer).
+func (e *engine) kickIdle() {
+	if !e.active.Load() {
+		return
+	}
+	e.mu.Lock()
+	if e.idle && e.active.Load() && !e.finished && e.cur == nil && e.transit == 0 {
+		e.decide(nil)
+	}
+	e.mu.Unlock()
+}
+
+// stampEvery+1 steps take one reading of the real clock (time.Now costs
+// 20 to 100 ns, a step about 500): the anchor of a real wait is then at
+// most that many steps early.
+const stampEvery = 31
+
+// catchUp moves virtual time to at least the real time that has passed
+// since a goroutine began to wait for real (an HTTP request, a child
+// process, a pipe): on a machine, a test that measures a 100 ms request sees
+// 100 ms, and a ticker beside it ticks through them. Only waits for real
+// count (a goroutine detached for computing long keeps virtual time, so
+// instrumented code's slowness is not mistaken for time). e.mu is held.
+func (e *engine) catchUp() {
+	if e.realAnchor.IsZero() || e.bubble {
+		return
+	}
+	if d := e.vAnchor + int64(time.Since(e.realAnchor)) - e.vnow(); d > 0 {
+		e.drift += d
+	}
+}
+
+// undetach counts a detached goroutine back (it reached a hook or ended),
+// its real wait reflected in virtual time. e.mu is held.
+func (e *engine) undetach() {
+	e.catchUp()
+	e.stepStamp.Store(time.Now().UnixNano())
+	e.detached--
+	if e.detached == 0 {
+		e.realAnchor = time.Time{}
+	}
 }
 
 // busyHangFactor: a detached goroutine that keeps calling hooks (it runs
@@ -1227,12 +1320,20 @@ func (e *engine) watchdog() (stop func()) {
 				}
 			}
 		}
-		if g := e.cur; g != nil && e.transit == 0 && (now.Sub(stalledSince) > limit || now.Sub(stalledSince) >= limit/50 && realBlocked(g.goid)) {
-			g.status = gDetached
-			e.detached++
-			e.everDetached = true
-			e.cur = nil
-			e.decide(nil)
+		if g := e.cur; g != nil && e.transit == 0 && now.Sub(stalledSince) >= limit/50 {
+			if blocked := realBlocked(g.goid); blocked || now.Sub(stalledSince) > limit {
+				if blocked && e.realAnchor.IsZero() && !e.bubble {
+					// Blocked for real since it was chosen, at most
+					// stampEvery steps after the last stamp (the clock
+					// has not moved since): real time passes from then.
+					e.realAnchor, e.vAnchor = time.Unix(0, e.stepStamp.Load()), e.vnow()
+				}
+				g.status = gDetached
+				e.detached++
+				e.everDetached = true
+				e.cur = nil
+				e.decide(nil)
+			}
 		}
 		if e.cur == nil && e.detached > 0 && e.transit == 0 {
 			if idleSince.IsZero() {

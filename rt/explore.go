@@ -427,6 +427,9 @@ func (e *engine) resetRun(idx int) {
 	e.spinners, e.spinParked = e.spinners[:0], 0
 	e.randSrc, e.alts, e.everDetached = nil, 0, false
 	e.graceFrom, e.graceStep = time.Time{}, 0
+	e.realAnchor, e.vAnchor, e.anchorOutside = time.Time{}, 0, false
+	e.handedOut = 0
+	e.stepStamp.Store(time.Now().UnixNano())
 	e.detachedHooks = 0
 	e.afterRoot, e.rootAt, e.rootSteps = 0, 0, 0
 	e.runDone = make(chan struct{})

@@ -284,7 +284,7 @@ func (e *engine) subtestExit(p, c *gstate, r any, normal bool) {
 	delete(e.byGoid, c.goid)
 	wasCur := e.cur == c
 	if c.status == gDetached {
-		e.detached--
+		e.undetach()
 	}
 	c.status = gDone
 	e.settle(c)

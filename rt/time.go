@@ -366,6 +366,7 @@ func clockNow() time.Time {
 	if g := e.cur; g != nil && !e.bubble && !e.free && g.goid == goid() {
 		e.nowDrift()
 	}
+	e.catchUp() // while a goroutine waits for real, time passes as it does
 	return e.now()
 }
 

@@ -611,6 +611,21 @@ func TestClockWaitsForGoroutinesInRealIO(t *testing.T) {
 	}
 }
 
+// Time spent waiting for real (an HTTP request, a child process) passes on
+// the test's clock, as on a machine: a 100 ms request takes 100 ms, not 0,
+// and a ticker beside it ticks through it; a timer between hedged requests
+// handed to pool workers outside control (left by init, as by an earlier
+// test in a confirming process) does not outrun their responses, and the
+// 30-day timer of the last wait never fires first (cristalhq/hedgedhttp's
+// false fails and deadlocks).
+func TestRealWaitsTakeRealTime(t *testing.T) {
+	for _, st := range []string{"period", "random", "pct"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/realwait", 4, nil, "-budget", "10", "-strategy", st)
+		})
+	}
+}
+
 // A struct embedding *time.Timer (clockwork's realTimer), used through an
 // interface, reaches the virtual clock through methods the rewriter gives
 // it: Stop stops, Reset moves, nothing panics ("Stop called on

@@ -1,0 +1,3 @@
+module example.com/realwait
+
+go 1.25

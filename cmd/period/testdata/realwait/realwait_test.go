@@ -1,0 +1,102 @@
+package realwait
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"testing"
+	"time"
+)
+
+func slowServer(t *testing.T, d time.Duration) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { time.Sleep(d) }))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func get(url string) error {
+	resp, err := http.Get(url)
+	if err != nil {
+		return err
+	}
+	io.Copy(io.Discard, resp.Body)
+	return resp.Body.Close()
+}
+
+// A request the handler answers after 100 ms of real time takes 100 ms on
+// the test's clock, not 0.
+func TestRequestTakesItsRealTime(t *testing.T) {
+	url := slowServer(t, 100*time.Millisecond)
+	start := time.Now()
+	if err := get(url); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < 100*time.Millisecond || took > 2*time.Second {
+		t.Fatalf("took %v", took)
+	}
+}
+
+// A child process that sleeps 200 ms takes 200 ms on the test's clock.
+func TestChildProcessTakesItsRealTime(t *testing.T) {
+	start := time.Now()
+	if err := exec.Command("sleep", "0.2").Run(); err != nil {
+		t.Skip("no sleep command:", err)
+	}
+	if took := time.Since(start); took < 200*time.Millisecond || took > 3*time.Second {
+		t.Fatalf("took %v", took)
+	}
+}
+
+// A ticker ticks through a request in flight: 10 ms ticks beside a 100 ms
+// request tick several times before the response, as on a machine.
+func TestTickerTicksDuringRequest(t *testing.T) {
+	url := slowServer(t, 100*time.Millisecond)
+	done := make(chan struct{})
+	go func() { get(url); close(done) }()
+	tk := time.NewTicker(10 * time.Millisecond)
+	defer tk.Stop()
+	ticks := 0
+	for {
+		select {
+		case <-done:
+			if ticks < 4 {
+				t.Fatalf("%d ticks during a 100 ms request", ticks)
+			}
+			return
+		case <-tk.C:
+			ticks++
+		}
+	}
+}
+
+// The hedged-request shape (cristalhq/hedgedhttp): requests go to a pool
+// whose workers an earlier test may have left running, outside control in
+// this run; a 30 ms timer between requests must not outrun a 60 ms
+// response on the real clock, and the first response wins well before the
+// 30-day timer that guards the last wait.
+func TestPoolWorkersOutsideControl(t *testing.T) {
+	url := slowServer(t, 60*time.Millisecond)
+	results := make(chan int, 3)
+	start := time.Now()
+	var got int
+	for sent := 0; got == 0; sent++ {
+		if sent < 3 {
+			Submit(func() { get(url); results <- sent })
+		}
+		wait := 30 * time.Millisecond
+		if sent >= 3 {
+			wait = 30 * 24 * time.Hour
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case got = <-results:
+			got++
+		case <-timer.C:
+		}
+		timer.Stop()
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Fatalf("first response after %v", took)
+	}
+}
