@@ -1205,6 +1205,11 @@ func (e *engine) outsideGrace() bool {
 	return time.Since(e.graceFrom) < e.graceFor
 }
 
+// quickPerCheck: the watchdog probes for a current goroutine blocked for
+// real this many times between two full checks (every 2 ms, for checks
+// every 20 ms).
+const quickPerCheck = 10
+
 // kickIdle is called by a goroutine outside control after it operated on a
 // channel (a worker sending a result) without e.mu: if the run is idle,
 // waiting for such goroutines before the clock may move, the engine
@@ -1284,6 +1289,47 @@ func (e *engine) watchdog() (stop func()) {
 	lastProgress, stalledSince := e.progress.Load(), time.Now()
 	var timer *time.Timer
 	var mu sync.Mutex // orders a check against stop's Stop of the timer
+	detach := func(g *gstate, blocked bool) {
+		if blocked && e.realAnchor.IsZero() && !e.bubble {
+			// Blocked for real since it was chosen, at most stampEvery
+			// steps after the last stamp (the clock has not moved
+			// since): real time passes from then.
+			e.realAnchor, e.vAnchor = time.Unix(0, e.stepStamp.Load()), e.vnow()
+		}
+		g.status = gDetached
+		e.detached++
+		e.everDetached = true
+		e.cur = nil
+		e.decide(nil)
+	}
+	// probe is the check between two full ones: a current goroutine that
+	// has not reached a key point for quickTick is looked at once, and
+	// detached if blocked for real, so that the others run on within
+	// milliseconds, as beside a goroutine waiting for the network (a
+	// hedged request 10 ms after another one).
+	quickTick := limit / (50 * quickPerCheck)
+	probed := int64(-1) // the step count whose stall was probed
+	probe := func() bool {
+		if quit.Load() {
+			return false
+		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if e.finished {
+			return false
+		}
+		now := time.Now()
+		if p := e.progress.Load(); p != lastProgress {
+			lastProgress, stalledSince = p, now
+		}
+		if g := e.cur; g != nil && e.transit == 0 && probed != lastProgress && now.Sub(stalledSince) >= quickTick {
+			probed = lastProgress
+			if realBlocked(g.goid) {
+				detach(g, true)
+			}
+		}
+		return true
+	}
 	check := func() bool {
 		if quit.Load() {
 			return false
@@ -1322,17 +1368,7 @@ func (e *engine) watchdog() (stop func()) {
 		}
 		if g := e.cur; g != nil && e.transit == 0 && now.Sub(stalledSince) >= limit/50 {
 			if blocked := realBlocked(g.goid); blocked || now.Sub(stalledSince) > limit {
-				if blocked && e.realAnchor.IsZero() && !e.bubble {
-					// Blocked for real since it was chosen, at most
-					// stampEvery steps after the last stamp (the clock
-					// has not moved since): real time passes from then.
-					e.realAnchor, e.vAnchor = time.Unix(0, e.stepStamp.Load()), e.vnow()
-				}
-				g.status = gDetached
-				e.detached++
-				e.everDetached = true
-				e.cur = nil
-				e.decide(nil)
+				detach(g, blocked)
 			}
 		}
 		if e.cur == nil && e.detached > 0 && e.transit == 0 {
@@ -1392,15 +1428,23 @@ func (e *engine) watchdog() (stop func()) {
 		return true
 	}
 	var tick func()
+	ticks := 0
 	tick = func() {
 		mu.Lock()
 		defer mu.Unlock()
-		if check() {
-			timer = time.AfterFunc(limit/50, tick)
+		ticks++
+		ok := false
+		if ticks%quickPerCheck == 0 {
+			ok = check()
+		} else {
+			ok = probe()
+		}
+		if ok {
+			timer = time.AfterFunc(quickTick, tick)
 		}
 	}
 	mu.Lock()
-	timer = time.AfterFunc(limit/50, tick)
+	timer = time.AfterFunc(quickTick, tick)
 	mu.Unlock()
 	return func() {
 		quit.Store(true)
