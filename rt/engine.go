@@ -1023,8 +1023,10 @@ func (e *engine) goroutineMain(g *gstate, f func()) {
 // exit records the end of g. r is a recovered panic value, if any.
 func (e *engine) exit(g *gstate, r any, normal bool) {
 	var stack []byte
+	var value string
 	if r != nil {
 		stack = panicStack()
+		value = e.panicValue(g, r)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -1042,7 +1044,7 @@ func (e *engine) exit(g *gstate, r any, normal bool) {
 		return
 	}
 	if r != nil {
-		e.reportEnd(g, bug{kind: "panic", message: fmt.Sprintf("panic in goroutine g%s%s: %v\n%s", g.path, e.afterTest(), r, cleanStack(stack)), location: panicLocation(stack)})
+		e.reportEnd(g, bug{kind: "panic", message: fmt.Sprintf("panic in goroutine g%s%s: %s\n%s", g.path, e.afterTest(), value, cleanStack(stack)), location: panicLocation(stack)})
 		e.stop()
 		return
 	}
@@ -1103,10 +1105,30 @@ func (e *engine) run(t *testing.T, f func()) {
 
 // rootExit is the end of the test function: the other goroutines go on until
 // they finish or block (then they leak).
+// panicValue formats r as %v does, before e.mu is taken: its Error or
+// Format method may be instrumented code whose hooks take e.mu (an error of
+// github.com/pkg/errors panicked from a deferred Close: the test process
+// waited for itself for ever). g's hooks perform plain operations meanwhile.
+func (e *engine) panicValue(g *gstate, r any) string {
+	e.mu.Lock()
+	status := g.status
+	g.status = gDone
+	e.mu.Unlock()
+	v := fmt.Sprint(r)
+	e.mu.Lock()
+	if g.status == gDone {
+		g.status = status
+	}
+	e.mu.Unlock()
+	return v
+}
+
 func (e *engine) rootExit(root *gstate, r any) {
 	var stack []byte
+	var value string
 	if r != nil {
 		stack = panicStack()
+		value = e.panicValue(root, r)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -1123,7 +1145,7 @@ func (e *engine) rootExit(root *gstate, r any) {
 		return
 	}
 	if r != nil {
-		e.reportEnd(root, bug{kind: "panic", message: fmt.Sprintf("panic in the test goroutine: %v\n%s", r, cleanStack(stack)), location: panicLocation(stack)})
+		e.reportEnd(root, bug{kind: "panic", message: fmt.Sprintf("panic in the test goroutine: %s\n%s", value, cleanStack(stack)), location: panicLocation(stack)})
 		e.stop()
 		return
 	}

@@ -611,6 +611,25 @@ func TestClockWaitsForGoroutinesInRealIO(t *testing.T) {
 	}
 }
 
+// A panic value whose Error or Format method is instrumented code is
+// formatted before the engine's lock is taken: the report names it, where
+// the test process used to wait for itself for ever (watermill's
+// Router.Close panicked with a github.com/pkg/errors error: eight silent
+// minutes, then a timeout).
+func TestPanicValueFormattedByInstrumentedCode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/panicvalue")
+	_, sums, stderr := periodJSON(t, "test", "-json", "-budget", "3", "-timeout", "2m", "-o", t.TempDir(), dir)
+	for test, want := range map[string]string{"TestDeferredPanicWithError": "close failed with code 7", "TestGoroutinePanicWithError": "flush failed with code 9"} {
+		s := sums[test]
+		if len(s.Bugs) != 1 || s.Bugs[0].Kind != "panic" || !strings.Contains(s.Bugs[0].Message, want) {
+			t.Errorf("%s: want a panic naming %q: %+v %s", test, want, s, stderr)
+		}
+	}
+}
+
 // Time spent waiting for real (an HTTP request, a child process) passes on
 // the test's clock, as on a machine: a 100 ms request takes 100 ms, not 0,
 // and a ticker beside it ticks through it; a timer between hedged requests

@@ -1,0 +1,3 @@
+module example.com/panicvalue
+
+go 1.25
