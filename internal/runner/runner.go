@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/period-dev/period/rt"
@@ -646,6 +647,15 @@ func runChild(ctx context.Context, b Binary, cfg rt.Config, deadline time.Time) 
 	if cctx.Err() == context.DeadlineExceeded {
 		return buf.Bytes(), errTimeout
 	}
+	if interruptedBySignal(err) {
+		// Ctrl-C or a SIGTERM to the process group (timeout, a CI limit)
+		// reached the test process too, maybe before period's own handler
+		// canceled ctx: that is the user's stop, not a crash of the test.
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
 	if ctx.Err() != nil {
 		return buf.Bytes(), ctx.Err()
 	}
@@ -659,6 +669,17 @@ func runChild(ctx context.Context, b Binary, cfg rt.Config, deadline time.Time) 
 		return buf.Bytes(), err
 	}
 	return buf.Bytes(), nil
+}
+
+// interruptedBySignal tells whether err is the exit of a process killed by
+// SIGINT or SIGTERM (Period itself ends its test processes with SIGKILL).
+func interruptedBySignal(err error) bool {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return false
+	}
+	ws, ok := ee.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && (ws.Signal() == syscall.SIGINT || ws.Signal() == syscall.SIGTERM)
 }
 
 // resultLine is one line of the results stream: progress ("run", naming the

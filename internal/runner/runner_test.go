@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -80,6 +81,27 @@ func TestReadProgressSteps(t *testing.T) {
 	for n, want := range map[int64]string{812: "812 steps", 45300: "45.3k steps", 3200000: "3.2M steps"} {
 		if got := countSteps(n); got != want {
 			t.Errorf("countSteps(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// A test process killed by the SIGTERM or SIGINT that stopped period (sent
+// to the whole process group by timeout or a CI limit) is an interruption,
+// never a crash of the test; Period's own SIGKILL and exit statuses are not.
+func TestInterruptedBySignal(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	for script, want := range map[string]bool{
+		"kill -TERM $$": true,
+		"kill -INT $$":  true,
+		"kill -KILL $$": false,
+		"exit 2":        false,
+		"true":          false,
+	} {
+		err := exec.Command("sh", "-c", script).Run()
+		if got := interruptedBySignal(err); got != want {
+			t.Errorf("%q: interruptedBySignal(%v) = %v, want %v", script, err, got, want)
 		}
 	}
 }
