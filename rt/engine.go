@@ -71,15 +71,16 @@ const (
 )
 
 type gstate struct {
-	id       strategy.GID
-	path     string
-	goid     int64
-	status   gstatus
-	wake     chan struct{}
-	p        pending
-	seq      uint64 // order of arrival at the current key point (FIFO for partners)
-	children int
-	parent   *gstate
+	realWaited bool // detached while blocked for real: its next hook acquires every clock (realWoken)
+	id         strategy.GID
+	path       string
+	goid       int64
+	status     gstatus
+	wake       chan struct{}
+	p          pending
+	seq        uint64 // order of arrival at the current key point (FIFO for partners)
+	children   int
+	parent     *gstate
 
 	fired    int        // select case chosen for this goroutine (by the scheduler or a partner)
 	partner  bool       // woken to complete a rendezvous started by the current goroutine
@@ -354,6 +355,9 @@ func (e *engine) enter() (*gstate, mode) {
 	if g.status == gDetached {
 		e.detachedHooks++ // it still runs instrumented code (watchdog)
 		e.catchUp()       // it may be back from a real wait: time.Since must show it
+		if g.realWaited {
+			e.realWoken(g)
+		}
 	}
 	return g, modeControl
 }
@@ -1312,6 +1316,9 @@ func (e *engine) watchdog() (stop func()) {
 	var timer *time.Timer
 	var mu sync.Mutex // orders a check against stop's Stop of the timer
 	detach := func(g *gstate, blocked bool) {
+		if blocked {
+			e.realWait(g)
+		}
 		if blocked && e.realAnchor.IsZero() && !e.bubble {
 			// Blocked for real since it was chosen, at most stampEvery
 			// steps after the last stamp (the clock has not moved

@@ -181,3 +181,17 @@ func racePairs(out []byte) map[string]map[string]bool {
 	}
 	return got
 }
+
+// Accesses ordered by an io.Pipe or a net.Pipe (channels and locks of the
+// standard library, which -race sees and Period does not) are not reported
+// as racing: a goroutine back from a real wait acquires every goroutine's
+// clock, and what goroutines do around such waits is not checked
+// (rabbitmq/amqp091-go's client tests were reported racing). A race between
+// goroutines beside the conversation is still found.
+func TestPipeConversationsAreNoRace(t *testing.T) {
+	for _, st := range []string{"period", "random", "pct"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/pipesync", 3, map[string]string{"TestRaceBesidePipe": "race"}, "-budget", "30", "-strategy", st)
+		})
+	}
+}

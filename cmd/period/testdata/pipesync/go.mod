@@ -1,0 +1,3 @@
+module example.com/pipesync
+
+go 1.25
