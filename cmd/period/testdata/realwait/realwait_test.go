@@ -1,6 +1,8 @@
 package realwait
 
 import (
+	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -98,5 +100,37 @@ func TestPoolWorkersOutsideControl(t *testing.T) {
 	}
 	if took := time.Since(start); took > 2*time.Second {
 		t.Fatalf("first response after %v", took)
+	}
+}
+
+// A client's timeout (real, in net/http) against a slow handler: the test's
+// clock shows it took about the timeout, not 100 ns.
+func TestClientTimeoutTakesItsTime(t *testing.T) {
+	url := slowServer(t, 300*time.Millisecond)
+	c := &http.Client{Timeout: 20 * time.Millisecond}
+	start := time.Now()
+	if _, err := c.Get(url); err == nil {
+		t.Fatal("no timeout")
+	}
+	if took := time.Since(start); took < 20*time.Millisecond || took > 2*time.Second {
+		t.Fatalf("timed out after %v", took)
+	}
+}
+
+// A request under a 50 ms context deadline (a virtual timer) ends with
+// DeadlineExceeded no earlier than 50 ms on the test's clock (it read
+// 49.9999 ms).
+func TestContextDeadlineOnRequest(t *testing.T) {
+	url := slowServer(t, 300*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	start := time.Now()
+	_, err := http.DefaultClient.Do(req)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("want the deadline, got %v", err)
+	}
+	if took := time.Since(start); took < 50*time.Millisecond || took > 2*time.Second {
+		t.Fatalf("after %v", took)
 	}
 }
