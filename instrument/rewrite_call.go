@@ -350,6 +350,16 @@ func (r *rewriter) specialFunc(c *ast.CallExpr, fun ast.Expr, fn *types.Func) *a
 	return out
 }
 
+// isCleanupSig tells whether sig is func(func()), the signature of
+// testing.TB's Cleanup.
+func isCleanupSig(sig *types.Signature) bool {
+	if sig.Params().Len() != 1 || sig.Results().Len() != 0 || sig.Variadic() {
+		return false
+	}
+	f, ok := sig.Params().At(0).Type().Underlying().(*types.Signature)
+	return ok && f.Params().Len() == 0 && f.Results().Len() == 0
+}
+
 // specialMethod rewrites calls of methods that have a hook, and calls of
 // Lock/Unlock through an interface (a sync.Locker).
 func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *types.Selection, fn *types.Func) *ast.CallExpr {
@@ -363,6 +373,15 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 			// tb.Cleanup(f) with tb a testing.TB
 			r.args(c)
 			out := r.hook(pos, "TCleanup", r.site(pos), r.expr(f.X), c.Args[0])
+			out.Rparen = c.Rparen
+			return out
+		}
+		if fn.Name() == "Cleanup" && fn.Pkg().Path() != "testing" && isCleanupSig(sig) {
+			// x.Cleanup(f) through an interface of the program's own (a
+			// library's Tester { Cleanup(func()) ... }) that a *testing.T
+			// may satisfy: the hook decides by the dynamic type.
+			r.args(c)
+			out := r.hook(pos, "TCleanupVia", r.site(pos), r.expr(f.X), c.Args[0])
 			out.Rparen = c.Rparen
 			return out
 		}

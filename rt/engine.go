@@ -1273,6 +1273,17 @@ func (e *engine) catchUp() {
 	}
 }
 
+// countDetached is the number of goroutines in state gDetached. e.mu is held.
+func (e *engine) countDetached() int {
+	n := 0
+	for _, g := range e.gs {
+		if g.status == gDetached {
+			n++
+		}
+	}
+	return n
+}
+
 // undetach counts a detached goroutine back (it reached a hook or ended),
 // its real wait reflected in virtual time. e.mu is held.
 func (e *engine) undetach() {
@@ -1351,10 +1362,29 @@ func (e *engine) watchdog() (stop func()) {
 		if p := e.progress.Load(); p != lastProgress {
 			lastProgress, stalledSince = p, now
 		}
-		if g := e.cur; g != nil && e.transit == 0 && probed != lastProgress && now.Sub(stalledSince) >= quickTick {
-			probed = lastProgress
+		if probed == lastProgress || now.Sub(stalledSince) < quickTick {
+			return true
+		}
+		probed = lastProgress
+		if g := e.cur; g != nil && e.transit == 0 {
 			if realBlocked(g.goid) {
 				detach(g, true)
+			}
+		} else if e.transit > 0 && !e.free {
+			// A rendezvous partner on its way to its next key point
+			// blocked for real (a reader back at its socket after
+			// handing over what it read): the run must not wait for it.
+			for _, g := range e.gs {
+				if g.settling && g.status == gRunning && realBlocked(g.goid) {
+					e.settle(g)
+					e.realWait(g)
+					if e.realAnchor.IsZero() && !e.bubble {
+						e.realAnchor, e.vAnchor = time.Unix(0, e.stepStamp.Load()), e.vnow()
+					}
+					g.status = gDetached
+					e.detached++
+					e.everDetached = true
+				}
 			}
 		}
 		return true
@@ -1401,6 +1431,17 @@ func (e *engine) watchdog() (stop func()) {
 			}
 		}
 		if e.cur == nil && e.detached > 0 && e.transit == 0 {
+			if n := e.countDetached(); n != e.detached {
+				// The count drifted from the goroutines' states (a
+				// goroutine's end raced with its detaching): the states
+				// are right, and a run that waits for nobody decides.
+				e.detached = n
+				if n == 0 {
+					e.decide(nil)
+					e.mu.Unlock()
+					return true
+				}
+			}
 			if idleSince.IsZero() {
 				idleSince, idleHooks = now, e.detachedHooks
 			} else if now.Sub(idleSince) > e.cfg.hangAfter && !e.busyDetached(now.Sub(idleSince), idleHooks) {

@@ -343,6 +343,19 @@ func TCleanup(site string, tb testing.TB, f func()) {
 	e.mu.Unlock()
 }
 
+// TCleanupVia is x.Cleanup(f) through an interface of the program's own
+// (miniredis' Tester): a *testing.T behind it gets TCleanup, so that the
+// function runs at the end of the run, not after it (a server it closes
+// would keep the run waiting for its goroutines); anything else its own
+// Cleanup.
+func TCleanupVia(site string, x interface{ Cleanup(func()) }, f func()) {
+	if tb, ok := x.(testing.TB); ok {
+		TCleanup(site, tb, f)
+		return
+	}
+	x.Cleanup(f)
+}
+
 // testOwner is the controlled goroutine running tb's (sub)test, or nil.
 // e.mu is held.
 func (e *engine) testOwner(tb testing.TB) *gstate {

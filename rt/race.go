@@ -251,10 +251,10 @@ type raceState struct {
 	ctxs  map[*hchan]*vctx   // Done channels of virtual contexts
 	seen  map[[2]string]bool // reported pairs of sites
 	// realWaitAt is, for each goroutine that waited for real (a pipe, the
-	// network), its own clock just before its last such wait: its
-	// accesses up to then may be ordered before others' by
-	// synchronisation Period does not see (io.Pipe's channels), as -race
-	// sees it, so they are not reported as racing (realWait).
+	// network) in this run, its own clock just before its last such wait:
+	// its accesses may be ordered with others' by synchronisation Period
+	// does not see (io.Pipe's channels), as -race sees it, so they are
+	// not reported as racing (realWait).
 	realWaitAt map[strategy.GID]uint32
 	// stacks holds, per access site, the stack of the first access seen
 	// there (in any run): one runtime.Callers per site, so that a report can
@@ -638,8 +638,14 @@ func (e *engine) raceFound(prev, cur epoch) bool {
 	if prev.detached || cur.detached {
 		return false
 	}
-	if w, ok := e.race.realWaitAt[prev.g]; ok && prev.c <= w {
-		return false // prev's goroutine then waited for real: maybe ordered unseen
+	// A goroutine that waited for real in this run (a pipe, a socket)
+	// talks through synchronisation Period does not see: where it is
+	// ordered with others is unknown, so none of its races is reported.
+	if _, ok := e.race.realWaitAt[prev.g]; ok {
+		return false
+	}
+	if _, ok := e.race.realWaitAt[cur.g]; ok {
+		return false
 	}
 	pair := [2]string{prev.site, cur.site}
 	if pair[1] < pair[0] {

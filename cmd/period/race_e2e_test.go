@@ -187,11 +187,13 @@ func racePairs(out []byte) map[string]map[string]bool {
 // as racing: a goroutine back from a real wait acquires every goroutine's
 // clock, and what goroutines do around such waits is not checked
 // (rabbitmq/amqp091-go's client tests were reported racing). A race between
-// goroutines beside the conversation is still found.
+// goroutines beside the conversation is still found. (Not minimised: the
+// minimisation of a schedule with real I/O can wait two minutes for a
+// record that never comes, before and after this change.)
 func TestPipeConversationsAreNoRace(t *testing.T) {
 	for _, st := range []string{"period", "random", "pct"} {
 		t.Run(st, func(t *testing.T) {
-			checkLangProgram(t, "testdata/pipesync", 3, map[string]string{"TestRaceBesidePipe": "race"}, "-budget", "30", "-strategy", st)
+			checkLangProgram(t, "testdata/pipesync", 3, map[string]string{"TestRaceBesidePipe": "race"}, "-budget", "30", "-strategy", st, "-minimize=false")
 		})
 	}
 }

@@ -611,6 +611,20 @@ func TestClockWaitsForGoroutinesInRealIO(t *testing.T) {
 	}
 }
 
+// A line server in miniredis' shape: t.Cleanup registered through the
+// package's own Tester interface runs at the end of the run (it ran after
+// it, so the run waited a minute for the goroutines it stops), and a reader
+// goroutine that hands a line over and goes back to its socket is waited
+// for milliseconds, not the watchdog's second: every schedule finishes, none
+// abandoned (miniredis' tests were abandoned, a minute each).
+func TestServerClosedByCleanupThroughAnInterface(t *testing.T) {
+	for _, st := range []string{"period", "random"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/tcpserver", 1, nil, "-budget", "5", "-strategy", st)
+		})
+	}
+}
+
 // A panic value whose Error or Format method is instrumented code is
 // formatted before the engine's lock is taken: the report names it, where
 // the test process used to wait for itself for ever (watermill's

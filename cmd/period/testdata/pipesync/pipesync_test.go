@@ -48,12 +48,14 @@ func TestRaceBesidePipe(t *testing.T) {
 	go s.Serve(reqR, ansW)
 	count := 0
 	done := make(chan bool)
-	go func() {
-		count++
-		done <- true
-	}()
-	count++
+	for range 2 {
+		go func() {
+			count++
+			done <- true
+		}()
+	}
 	io.WriteString(reqW, "x\n")
 	bufio.NewReader(ansR).ReadString('\n')
+	<-done
 	<-done
 }

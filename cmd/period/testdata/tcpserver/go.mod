@@ -1,0 +1,3 @@
+module example.com/tcpserver
+
+go 1.25
