@@ -28,6 +28,17 @@ import (
 // channel without a hook) is caught by a full pass before a run is declared
 // blocked (deadlock, leak), and by one every max(rescanEvery, goroutines)
 // decisions.
+//
+// A goroutine parked at an operation that is always ready (alwaysReady: a
+// memory access, an atomic, a go statement, a Gosched, a select with a
+// default...) is no candidate: it stays ready until it runs, so it is put in
+// the enabled set once (fast) and looked at again only when it parks anew or
+// stops being parked (dirty). The enabled set (en) and the events given to
+// the strategy (evs) are kept from one decision to the next and changed
+// only where goroutines changed, and how often each was passed over is kept
+// as a stamp (passedOf) with the most starved one on top of a heap, so that
+// a decision among a thousand enabled goroutines costs about what one among
+// ten does.
 
 // waitRef is a blocked goroutine registered under a key; gen tells stale
 // entries (the goroutine was woken by another key meanwhile) from live ones.
@@ -57,6 +68,12 @@ type readySet struct {
 	tmp      []*gstate             // sortByGID's buffer
 	unsorted bool                  // cand is not sorted by GID
 	trimAt   int                   // len(waitOn)+len(parkedOn) at which trim looks for dead keys
+
+	en        []*gstate        // the enabled set at the last pass, sorted by GID (inEn)
+	evs       []strategy.Event // the pending events of en, index by index
+	dirty     []*gstate        // fast goroutines that parked anew or left their key point since the last pass
+	starve    []*gstate        // en as a heap, the most passed over on top (passedOf)
+	decisions int              // decisions that passed over every goroutine of en but one
 
 	asyncMu  sync.Mutex
 	async    []uintptr   // keys touched outside e.mu (a goroutine outside control)
@@ -88,6 +105,11 @@ func (r *readySet) reset() {
 	}
 	r.sleepers = r.sleepers[:0]
 	r.since, r.checks, r.trimAt = 0, 0, minTrim
+	clear(r.en)
+	clear(r.evs)
+	clear(r.dirty)
+	clear(r.starve)
+	r.en, r.evs, r.dirty, r.starve, r.decisions = r.en[:0], r.evs[:0], r.dirty[:0], r.starve[:0], 0
 	r.asyncMu.Lock()
 	r.async = r.async[:0]
 	r.asyncAll = false
@@ -119,6 +141,12 @@ func (e *engine) addCand(g *gstate) {
 func (e *engine) parked(g *gstate) {
 	g.misses = 0
 	g.waited = false
+	if g.fast || alwaysReady(g) {
+		e.markDirty(g) // its event changed, or it leaves the fast ones
+	}
+	if g.fast = alwaysReady(g); g.fast {
+		return // a candidate left from its last key point is dropped by collect
+	}
 	e.addCand(g)
 	switch g.p.op {
 	case strategy.OpSend, strategy.OpRecv:
@@ -413,7 +441,7 @@ func (e *engine) clockMoved() {
 // reports whether a goroutine is ready after all.
 func (e *engine) unseenReady() bool {
 	e.rescan()
-	return len(e.collect()) > 0
+	return len(e.refresh()) > 0
 }
 
 // nextWake is the earliest wake-up of a blocked sleeper (-1: none).
@@ -427,41 +455,52 @@ func (e *engine) nextWake() int64 {
 	return next
 }
 
-// rescan makes every parked goroutine a candidate (a full pass).
+// rescan makes every parked goroutine a candidate (a full pass); the fast
+// ones are ready until they run.
 func (e *engine) rescan() {
 	e.rs.since = 0
 	for _, g := range e.gs {
-		if g.status == gParked && !g.inCand {
+		if g.status == gParked && !g.inCand && !g.fast {
 			e.addCand(g)
 		}
 	}
 }
 
-// collect evaluates the candidates: the ready ones, sorted by GID, are the
-// enabled set (and stay candidates); the others block. The slice is reused
-// at the next decision.
-func (e *engine) collect() []*gstate {
+// collect evaluates the candidates: the ready ones are in the enabled set
+// (and stay candidates, unless always ready: then they are fast); the others
+// block.
+func (e *engine) collect() {
 	cand := e.rs.cand
 	if e.rs.unsorted {
-		// Woken waiters were appended in the order they blocked.
+		// Woken waiters were appended in the order they blocked; they
+		// block again in GID order, as they always did.
 		e.rs.tmp = sortByGID(cand, e.rs.tmp)
 		e.rs.unsorted = false
 	}
-	en := e.enBuf[:0]
 	j := 0 // cand[:j]: the candidates that stay, still sorted by GID
 	for _, g := range cand {
 		if g.status != gParked {
 			g.inCand = false // it parks again through parked
+			e.setEn(g, false)
+			continue
+		}
+		if g.fast {
+			g.inCand = false // parked anew at an operation always ready: dirty
 			continue
 		}
 		e.rs.checks++
 		if e.ready(g) {
 			g.misses = 0
-			en = append(en, g)
+			e.setEn(g, true)
+			if alwaysReady(g) {
+				g.fast, g.inCand = true, false // a spinner woken at its Gosched
+				continue
+			}
 			cand[j] = g
 			j++
 			continue
 		}
+		e.setEn(g, false)
 		// A goroutine that was ready at the last decision stays a
 		// candidate once more: waiters for a mutex that is taken and given
 		// back at every other step (the herd) would otherwise be blocked
@@ -478,8 +517,179 @@ func (e *engine) collect() []*gstate {
 	}
 	clear(cand[j:])
 	e.rs.cand = cand[:j]
-	e.enBuf = en
-	return en
+}
+
+// refresh brings the enabled set up to date: the dirty fast goroutines,
+// then the candidates.
+func (e *engine) refresh() []*gstate {
+	for _, g := range e.rs.dirty {
+		g.dirty = false
+		switch {
+		case g.fast && g.status == gParked:
+			e.setEn(g, true)
+		case !g.inCand: // else collect looks at it
+			e.setEn(g, false)
+		}
+	}
+	clear(e.rs.dirty)
+	e.rs.dirty = e.rs.dirty[:0]
+	e.collect()
+	return e.rs.en
+}
+
+// alwaysReady tells whether g's pending operation is ready whatever the
+// others do, for as long as g is parked at it (ready returns true without
+// looking at anything that can change: spinPark is only set as g arrives).
+func alwaysReady(g *gstate) bool {
+	p := &g.p
+	switch p.op {
+	case strategy.OpSend, strategy.OpRecv, strategy.OpSleep:
+		return false
+	case strategy.OpSelect:
+		return p.hasDefault
+	case strategy.OpYield:
+		return !g.spinPark
+	}
+	return p.wait == waitNone && p.ready == nil && !p.bubbleWait
+}
+
+// markDirty makes the next pass look at fast goroutine g again.
+func (e *engine) markDirty(g *gstate) {
+	if !g.dirty {
+		g.dirty = true
+		e.rs.dirty = append(e.rs.dirty, g)
+	}
+}
+
+// leftPoint: parked g was chosen to run, or woken as a partner.
+func (e *engine) leftPoint(g *gstate) {
+	if g.fast {
+		e.markDirty(g)
+	}
+}
+
+// index is g's place in en (found), or where it would go.
+func (r *readySet) index(g *gstate) (int, bool) {
+	if i := g.enAt; i < len(r.en) && r.en[i] == g {
+		return i, true // most often it has not moved
+	}
+	i, found := slices.BinarySearchFunc(r.en, g.id, func(x *gstate, id strategy.GID) int { return cmp.Compare(x.id, id) })
+	g.enAt = i
+	return i, found
+}
+
+// setEn puts g in the enabled set with its pending event, or takes it out.
+func (e *engine) setEn(g *gstate, in bool) {
+	r := &e.rs
+	if !in {
+		if !g.inEn {
+			return
+		}
+		i, _ := r.index(g)
+		r.en = slices.Delete(r.en, i, i+1)
+		r.evs = slices.Delete(r.evs, i, i+1)
+		g.inEn = false
+		g.passed = r.passedOf(g)
+		r.heapRemove(g)
+		return
+	}
+	ev := strategy.Event{G: g.id, Op: g.p.op, Obj: g.p.obj, Site: g.p.site}
+	i, found := r.index(g)
+	if found {
+		r.evs[i] = ev
+		return
+	}
+	r.en = slices.Insert(r.en, i, g)
+	r.evs = slices.Insert(r.evs, i, ev)
+	g.inEn = true
+	g.passedAt = g.passed - r.decisions
+	r.heapPush(g)
+}
+
+// passedOf is g.passed of a goroutine in the enabled set: a decision passes
+// over every one of them but the one that runs, so only the difference with
+// the decisions counted so far is kept.
+func (r *readySet) passedOf(g *gstate) int { return g.passedAt + r.decisions }
+
+// starved is the index in en of the goroutine passed over most often (the
+// first by GID among equals) if that is at least bound, else -1.
+func (r *readySet) starved(bound int) int {
+	if len(r.starve) == 0 || r.passedOf(r.starve[0]) < bound {
+		return -1
+	}
+	i, _ := r.index(r.starve[0])
+	return i
+}
+
+// ran resets the count of next, chosen at this decision.
+func (r *readySet) ran(next *gstate) {
+	next.passedAt = -r.decisions
+	r.heapFix(next.heapAt)
+}
+
+// The heap of starve: most passed over first, then lowest GID.
+func (r *readySet) heapLess(i, j int) bool {
+	a, b := r.starve[i], r.starve[j]
+	return a.passedAt > b.passedAt || a.passedAt == b.passedAt && a.id < b.id
+}
+
+func (r *readySet) heapSwap(i, j int) {
+	h := r.starve
+	h[i], h[j] = h[j], h[i]
+	h[i].heapAt, h[j].heapAt = i, j
+}
+
+func (r *readySet) heapUp(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !r.heapLess(i, p) {
+			return
+		}
+		r.heapSwap(i, p)
+		i = p
+	}
+}
+
+func (r *readySet) heapDown(i int) {
+	n := len(r.starve)
+	for {
+		c := 2*i + 1
+		if c >= n {
+			return
+		}
+		if c+1 < n && r.heapLess(c+1, c) {
+			c++
+		}
+		if !r.heapLess(c, i) {
+			return
+		}
+		r.heapSwap(i, c)
+		i = c
+	}
+}
+
+func (r *readySet) heapFix(i int) {
+	r.heapUp(i)
+	r.heapDown(i)
+}
+
+func (r *readySet) heapPush(g *gstate) {
+	g.heapAt = len(r.starve)
+	r.starve = append(r.starve, g)
+	r.heapUp(g.heapAt)
+}
+
+func (r *readySet) heapRemove(g *gstate) {
+	i, last := g.heapAt, len(r.starve)-1
+	if i != last {
+		r.heapSwap(i, last)
+	}
+	r.starve[last] = nil
+	r.starve = r.starve[:last]
+	if i != last {
+		r.heapFix(i)
+	}
+	g.heapAt = -1
 }
 
 // fullEnabled is the enabled set by a pass over every goroutine (free mode,
@@ -507,14 +717,45 @@ func (e *engine) readyGs() []*gstate {
 	if e.free || e.rs.since >= rescanEvery && e.rs.since >= len(e.gs) {
 		e.rescan()
 	}
-	en := e.collect()
+	en := e.refresh()
 	if verifyReady {
-		full := e.fullEnabled(nil)
-		if fmt.Sprint(gids(full)) != fmt.Sprint(gids(en)) {
-			panic(fmt.Sprintf("period: incremental enabled set %v, full pass %v", gids(en), gids(full)))
-		}
+		e.verifyEnabled()
 	}
 	return en
+}
+
+// verifyEnabled checks the enabled set against a full pass, and what is kept
+// of it (events, flags, the heap) against what it stands for.
+func (e *engine) verifyEnabled() {
+	r := &e.rs
+	en := r.en
+	full := e.fullEnabled(nil)
+	if fmt.Sprint(gids(full)) != fmt.Sprint(gids(en)) {
+		panic(fmt.Sprintf("period: incremental enabled set %v, full pass %v", gids(en), gids(full)))
+	}
+	if len(r.evs) != len(en) || len(r.starve) != len(en) {
+		panic(fmt.Sprintf("period: %d enabled, %d events, %d in the heap", len(en), len(r.evs), len(r.starve)))
+	}
+	for i, g := range en {
+		if ev := (strategy.Event{G: g.id, Op: g.p.op, Obj: g.p.obj, Site: g.p.site}); r.evs[i] != ev || !g.inEn {
+			panic(fmt.Sprintf("period: enabled g%s has event %+v, pending %+v (inEn %v)", g.path, r.evs[i], ev, g.inEn))
+		}
+		if r.starve[g.heapAt] != g || g.heapAt > 0 && r.heapLess(g.heapAt, (g.heapAt-1)/2) {
+			panic(fmt.Sprintf("period: enabled g%s misplaced in the heap", g.path))
+		}
+		if g.fast && g.inCand || g.fast != alwaysReady(g) {
+			panic(fmt.Sprintf("period: enabled g%s at %v: fast %v, candidate %v", g.path, g.p.op, g.fast, g.inCand))
+		}
+	}
+	n := 0
+	for _, g := range e.gs {
+		if g.inEn {
+			n++
+		}
+	}
+	if n != len(en) {
+		panic(fmt.Sprintf("period: %d goroutines marked enabled, %d in the enabled set", n, len(en)))
+	}
 }
 
 func gids(gs []*gstate) []string {
