@@ -101,6 +101,7 @@ type gstate struct {
 	fast     bool     // parked at an operation always ready: in e.rs.en without being a candidate
 	inEn     bool     // in e.rs.en
 	dirty    bool     // in e.rs.dirty
+	newEv    bool     // parked anew since its event in e.rs.evs was written
 	passedAt int      // in e.rs.en: passed is passedAt + e.rs.decisions
 	heapAt   int      // in e.rs.en: index in e.rs.starve
 	enAt     int      // index in e.rs.en when last looked for (a hint)
@@ -571,7 +572,7 @@ func (e *engine) decide(from *gstate) {
 			e.alts++
 		}
 		// Every enabled goroutine is passed over, but the one that runs
-		// (readySet.decided); the most starved one runs if over the bound.
+		// (readySet.ran); the most starved one runs if over the bound.
 		evs := e.rs.evs
 		starved := e.rs.starved(unfairBound + unfairPerG*len(enabled))
 		if verifyReady {

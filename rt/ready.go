@@ -141,6 +141,8 @@ func (e *engine) addCand(g *gstate) {
 func (e *engine) parked(g *gstate) {
 	g.misses = 0
 	g.waited = false
+	g.blocked = false
+	g.newEv = true
 	if g.fast || alwaysReady(g) {
 		e.markDirty(g) // its event changed, or it leaves the fast ones
 	}
@@ -492,7 +494,7 @@ func (e *engine) collect() {
 		if e.ready(g) {
 			g.misses = 0
 			e.setEn(g, true)
-			if alwaysReady(g) {
+			if g.p.op == strategy.OpYield && alwaysReady(g) { // parked tells the others
 				g.fast, g.inCand = true, false // a spinner woken at its Gosched
 				continue
 			}
@@ -593,15 +595,17 @@ func (e *engine) setEn(g *gstate, in bool) {
 		r.heapRemove(g)
 		return
 	}
-	ev := strategy.Event{G: g.id, Op: g.p.op, Obj: g.p.obj, Site: g.p.site}
 	i, found := r.index(g)
 	if found {
-		r.evs[i] = ev
+		if g.newEv {
+			r.evs[i] = strategy.Event{G: g.id, Op: g.p.op, Obj: g.p.obj, Site: g.p.site}
+			g.newEv = false
+		}
 		return
 	}
 	r.en = slices.Insert(r.en, i, g)
-	r.evs = slices.Insert(r.evs, i, ev)
-	g.inEn = true
+	r.evs = slices.Insert(r.evs, i, strategy.Event{G: g.id, Op: g.p.op, Obj: g.p.obj, Site: g.p.site})
+	g.inEn, g.newEv = true, false
 	g.passedAt = g.passed - r.decisions
 	r.heapPush(g)
 }

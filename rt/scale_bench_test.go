@@ -222,6 +222,30 @@ func allEnabled(n, k int) func() {
 	}
 }
 
+// readLocked: n goroutines each look k times into a map under a read lock
+// (a read-locked Contains): three key points of four are reads, always
+// ready, the fourth an RLock or RUnlock.
+func readLocked(n, k int) func() {
+	return func() {
+		var mu sync.RWMutex
+		m := map[int]int{1: 1}
+		var wg sync.WaitGroup
+		WGAdd("add", &wg, n)
+		for i := 0; i < n; i++ {
+			Go("go", func() {
+				for j := 0; j < k; j++ {
+					RLock("rlock", &mu)
+					_ = MapR("contains", m)[j]
+					_ = MapR("contains", m)[j+1]
+					RUnlock("runlock", &mu)
+				}
+				WGDone("done", &wg)
+			})
+		}
+		WGWait("wait", &wg)
+	}
+}
+
 // BenchmarkAllEnabled: ns per key point (ns/op) when every goroutine is
 // enabled at once (random strategy, race detection off); a decision's cost
 // should not grow with n.
@@ -234,6 +258,16 @@ func BenchmarkAllEnabled(b *testing.B) {
 			}
 			st.Begin()
 			runControlledWith(Config{NoRace: true}, st, allEnabled(n, max(1, b.N/n)))
+		})
+	}
+	for _, n := range []int{10, 1000} {
+		b.Run(fmt.Sprintf("readlocked/goroutines=%d", n), func(b *testing.B) {
+			st, err := strategy.New("random", strategy.Options{Seed: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			st.Begin()
+			runControlledWith(Config{NoRace: true}, st, readLocked(n, max(1, b.N/n/4)))
 		})
 	}
 }
