@@ -20,8 +20,8 @@ func (s *first) Next(en []strategy.Event) int { return 0 }
 
 // randomProgram is a run of goroutines doing a random mix of operations:
 // always ready ones (atomics, shared reads and writes, Gosched, selects with
-// a default, go statements) and others (locks, sleeps, channels, spinning
-// on a flag), so that goroutines move between the fast ones, the
+// a default, go statements) and others (locks, read and write locks,
+// sleeps, channels, spinning on a flag), so that goroutines move between the fast ones, the
 // candidates and the blocked ones in every order.
 func randomProgram(seed int64) func() {
 	return func() {
@@ -37,7 +37,7 @@ func randomProgram(seed int64) func() {
 		WGAdd("add", &wg, n)
 		for i := 0; i < n; i++ {
 			ops := make([]int, 20+rng.Intn(60))
-			kinds := 13
+			kinds := 15
 			if i == 0 {
 				// Never blocking, and long enough for the others to
 				// starve under first.
@@ -107,6 +107,14 @@ func randomProgram(seed int64) func() {
 						}
 					case 12:
 						AtomicStore("set", &flag).Store(int32(k % 2))
+					case 13:
+						RWLock("wlock", &rw)
+						*W("wlocked", &y) = int64(k)
+						RWUnlock("wunlock", &rw)
+					case 14:
+						if TryLock("trylock", &mu) {
+							Unlock("unlock tried", &mu)
+						}
 					}
 				}
 			})
@@ -124,7 +132,7 @@ func TestEnabledSetRandomPrograms(t *testing.T) {
 		t.Skip("verifyReady is off")
 	}
 	forced := 0
-	for seed := int64(1); seed <= 30; seed++ {
+	for seed := int64(1); seed <= 60; seed++ {
 		for _, name := range []string{"first", "random", "pct", "alternate"} {
 			var st strategy.Strategy
 			switch name {

@@ -99,6 +99,8 @@ type gstate struct {
 	creator  uintptr  // pc in the function that executed it (resolved only for reports)
 	inCand   bool     // in e.rs.cand (ready.go)
 	fast     bool     // parked at an operation always ready: in e.rs.en without being a candidate
+	lockOK   bool     // parked at a waitLock found ready: in e.rs.en and p.mm.lockReady, not a candidate
+	lockGen  uint32   // tells live entries of lockReady from stale ones
 	inEn     bool     // in e.rs.en
 	dirty    bool     // in e.rs.dirty
 	newEv    bool     // parked anew since its event in e.rs.evs was written

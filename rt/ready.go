@@ -33,8 +33,10 @@ import (
 // memory access, an atomic, a go statement, a Gosched, a select with a
 // default...) is no candidate: it stays ready until it runs, so it is put in
 // the enabled set once (fast) and looked at again only when it parks anew or
-// stops being parked (dirty). The enabled set (en) and the events given to
-// the strategy (evs) are kept from one decision to the next and changed
+// stops being parked (dirty). A goroutine found ready at a Lock or RLock
+// that waits for the mutex to be free (waitLock) stays so until the mutex
+// model changes (lockChanged): no candidate either meanwhile. The enabled
+// set (en) and the events given to the strategy (evs) are kept from one decision to the next and changed
 // only where goroutines changed, and how often each was passed over is kept
 // as a stamp (passedOf) with the most starved one on top of a heap, so that
 // a decision among a thousand enabled goroutines costs about what one among
@@ -74,6 +76,7 @@ type readySet struct {
 	dirty     []*gstate        // fast goroutines that parked anew or left their key point since the last pass
 	starve    []*gstate        // en as a heap, the most passed over on top (passedOf)
 	decisions int              // decisions that passed over every goroutine of en but one
+	epoch     uint32           // runs so far: tells mutexModel.lockReady of this run
 
 	asyncMu  sync.Mutex
 	async    []uintptr   // keys touched outside e.mu (a goroutine outside control)
@@ -105,6 +108,7 @@ func (r *readySet) reset() {
 	}
 	r.sleepers = r.sleepers[:0]
 	r.since, r.checks, r.trimAt = 0, 0, minTrim
+	r.epoch++
 	clear(r.en)
 	clear(r.evs)
 	clear(r.dirty)
@@ -143,6 +147,7 @@ func (e *engine) parked(g *gstate) {
 	g.waited = false
 	g.blocked = false
 	g.newEv = true
+	g.lockOK = false
 	if g.fast || alwaysReady(g) {
 		e.markDirty(g) // its event changed, or it leaves the fast ones
 	}
@@ -462,7 +467,7 @@ func (e *engine) nextWake() int64 {
 func (e *engine) rescan() {
 	e.rs.since = 0
 	for _, g := range e.gs {
-		if g.status == gParked && !g.inCand && !g.fast {
+		if g.status == gParked && !g.inCand && !g.fast && !g.lockOK {
 			e.addCand(g)
 		}
 	}
@@ -498,6 +503,17 @@ func (e *engine) collect() {
 				g.fast, g.inCand = true, false // a spinner woken at its Gosched
 				continue
 			}
+			if mm := g.p.mm; g.p.wait == waitLock {
+				// Ready until the mutex model changes.
+				if mm.epoch != e.rs.epoch {
+					clear(mm.lockReady)
+					mm.lockReady, mm.epoch = mm.lockReady[:0], e.rs.epoch
+				}
+				g.lockOK, g.inCand = true, false
+				g.lockGen++
+				mm.lockReady = appendLive(mm.lockReady, waitRef{g, g.lockGen})
+				continue
+			}
 			cand[j] = g
 			j++
 			continue
@@ -527,7 +543,7 @@ func (e *engine) refresh() []*gstate {
 	for _, g := range e.rs.dirty {
 		g.dirty = false
 		switch {
-		case g.fast && g.status == gParked:
+		case (g.fast || g.lockOK) && g.status == gParked:
 			e.setEn(g, true)
 		case !g.inCand: // else collect looks at it
 			e.setEn(g, false)
@@ -555,6 +571,23 @@ func alwaysReady(g *gstate) bool {
 	return p.wait == waitNone && p.ready == nil && !p.bubbleWait
 }
 
+// appendLive appends r to l, first dropping the entries of goroutines that
+// ran since (readers that come and go under a lock nobody writes).
+func appendLive(l []waitRef, r waitRef) []waitRef {
+	if len(l) == cap(l) && len(l) >= 8 {
+		j := 0
+		for _, x := range l {
+			if x.g.lockOK && x.g.lockGen == x.gen {
+				l[j] = x
+				j++
+			}
+		}
+		clear(l[j:])
+		l = l[:j]
+	}
+	return append(l, r)
+}
+
 // markDirty makes the next pass look at fast goroutine g again.
 func (e *engine) markDirty(g *gstate) {
 	if !g.dirty {
@@ -565,9 +598,31 @@ func (e *engine) markDirty(g *gstate) {
 
 // leftPoint: parked g was chosen to run, or woken as a partner.
 func (e *engine) leftPoint(g *gstate) {
+	if g.lockOK {
+		g.lockOK = false
+		e.markDirty(g)
+	}
 	if g.fast {
 		e.markDirty(g)
 	}
+}
+
+// lockChanged: what a waitLock looks at changed in mm, so the goroutines
+// found ready there are candidates again. e.mu is held.
+func (e *engine) lockChanged(mm *mutexModel) {
+	if len(mm.lockReady) == 0 {
+		return
+	}
+	if mm.epoch == e.rs.epoch { // else a model of an earlier run (outsidelock)
+		for _, r := range mm.lockReady {
+			if r.g.lockOK && r.g.lockGen == r.gen {
+				r.g.lockOK = false
+				e.addCand(r.g)
+			}
+		}
+	}
+	clear(mm.lockReady)
+	mm.lockReady = mm.lockReady[:0]
 }
 
 // index is g's place in en (found), or where it would go.
@@ -746,6 +801,9 @@ func (e *engine) verifyEnabled() {
 		}
 		if r.starve[g.heapAt] != g || g.heapAt > 0 && r.heapLess(g.heapAt, (g.heapAt-1)/2) {
 			panic(fmt.Sprintf("period: enabled g%s misplaced in the heap", g.path))
+		}
+		if g.lockOK && (g.inCand || g.fast || g.p.wait != waitLock) {
+			panic(fmt.Sprintf("period: enabled g%s ready at a lock, candidate %v, fast %v", g.path, g.inCand, g.fast))
 		}
 		if g.fast && g.inCand || g.fast != alwaysReady(g) {
 			panic(fmt.Sprintf("period: enabled g%s at %v: fast %v, candidate %v", g.path, g.p.op, g.fast, g.inCand))
