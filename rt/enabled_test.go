@@ -131,8 +131,10 @@ func TestEnabledSetRandomPrograms(t *testing.T) {
 	if !verifyReady {
 		t.Skip("verifyReady is off")
 	}
+	defer func(n int) { flushOneByOne = n }(flushOneByOne)
 	forced := 0
 	for seed := int64(1); seed <= 60; seed++ {
+		flushOneByOne = []int{0, 4}[seed%2] // merged, or one by one
 		for _, name := range []string{"first", "random", "pct", "alternate"} {
 			var st strategy.Strategy
 			switch name {

@@ -101,7 +101,9 @@ type gstate struct {
 	fast     bool     // parked at an operation always ready: in e.rs.en without being a candidate
 	lockOK   bool     // parked at a waitLock found ready: in e.rs.en and p.mm.lockReady, not a candidate
 	lockGen  uint32   // tells live entries of lockReady from stale ones
-	inEn     bool     // in e.rs.en
+	inEn     bool     // in the enabled set (e.rs.en once flushed)
+	placed   bool     // in e.rs.en
+	queued   bool     // in e.rs.ins
 	dirty    bool     // in e.rs.dirty
 	newEv    bool     // parked anew since its event in e.rs.evs was written
 	passedAt int      // in e.rs.en: passed is passedAt + e.rs.decisions
@@ -660,6 +662,7 @@ func (e *engine) enabled() []*gstate {
 		if y.inEn {
 			e.setEn(y, false)
 			e.markDirty(y) // back in at the next pass (or collect's, if a candidate)
+			e.rs.flush()
 			en = e.rs.en
 		}
 	}

@@ -71,12 +71,15 @@ type readySet struct {
 	unsorted bool                  // cand is not sorted by GID
 	trimAt   int                   // len(waitOn)+len(parkedOn) at which trim looks for dead keys
 
-	en        []*gstate        // the enabled set at the last pass, sorted by GID (inEn)
+	en        []*gstate        // the enabled set at the last pass, sorted by GID (placed)
 	evs       []strategy.Event // the pending events of en, index by index
-	dirty     []*gstate        // fast goroutines that parked anew or left their key point since the last pass
-	starve    []*gstate        // en as a heap, the most passed over on top (passedOf)
-	decisions int              // decisions that passed over every goroutine of en but one
-	epoch     uint32           // runs so far: tells mutexModel.lockReady of this run
+	ins, del  []*gstate        // goroutines to put in en, to take out (flush)
+	en2       []*gstate        // flush's buffers
+	evs2      []strategy.Event
+	dirty     []*gstate // fast goroutines that parked anew or left their key point since the last pass
+	starve    []*gstate // en as a heap, the most passed over on top (passedOf)
+	decisions int       // decisions that passed over every goroutine of en but one
+	epoch     uint32    // runs so far: tells mutexModel.lockReady of this run
 
 	asyncMu  sync.Mutex
 	async    []uintptr   // keys touched outside e.mu (a goroutine outside control)
@@ -109,11 +112,11 @@ func (r *readySet) reset() {
 	r.sleepers = r.sleepers[:0]
 	r.since, r.checks, r.trimAt = 0, 0, minTrim
 	r.epoch++
-	clear(r.en)
+	for _, l := range [][]*gstate{r.en, r.dirty, r.starve, r.ins, r.del} {
+		clear(l)
+	}
 	clear(r.evs)
-	clear(r.dirty)
-	clear(r.starve)
-	r.en, r.evs, r.dirty, r.starve, r.decisions = r.en[:0], r.evs[:0], r.dirty[:0], r.starve[:0], 0
+	r.en, r.evs, r.dirty, r.starve, r.ins, r.del, r.decisions = r.en[:0], r.evs[:0], r.dirty[:0], r.starve[:0], r.ins[:0], r.del[:0], 0
 	r.asyncMu.Lock()
 	r.async = r.async[:0]
 	r.asyncAll = false
@@ -499,8 +502,10 @@ func (e *engine) collect() {
 		if e.ready(g) {
 			g.misses = 0
 			e.setEn(g, true)
-			if g.p.op == strategy.OpYield && alwaysReady(g) { // parked tells the others
-				g.fast, g.inCand = true, false // a spinner woken at its Gosched
+			if g.p.op == strategy.OpYield && alwaysReady(g) || g.p.op == strategy.OpSleep { // parked tells the others
+				// A spinner woken at its Gosched, a sleeper whose time
+				// came (the clock only moves on): ready until they run.
+				g.fast, g.inCand = true, false
 				continue
 			}
 			if mm := g.p.mm; g.p.wait == waitLock {
@@ -552,6 +557,7 @@ func (e *engine) refresh() []*gstate {
 	clear(e.rs.dirty)
 	e.rs.dirty = e.rs.dirty[:0]
 	e.collect()
+	e.rs.flush()
 	return e.rs.en
 }
 
@@ -636,33 +642,102 @@ func (r *readySet) index(g *gstate) (int, bool) {
 }
 
 // setEn puts g in the enabled set with its pending event, or takes it out.
+// Goroutines come and go in en itself at flush: a thousand woken at once are
+// merged in one pass.
 func (e *engine) setEn(g *gstate, in bool) {
 	r := &e.rs
 	if !in {
-		if !g.inEn {
-			return
+		if g.inEn {
+			g.inEn = false
+			g.passed = r.passedOf(g)
+			r.heapRemove(g)
+			if g.placed {
+				r.del = append(r.del, g)
+			}
 		}
+		return
+	}
+	if !g.inEn {
+		g.inEn = true
+		g.passedAt = g.passed - r.decisions
+		r.heapPush(g)
+	}
+	switch {
+	case g.placed && g.newEv:
 		i, _ := r.index(g)
-		r.en = slices.Delete(r.en, i, i+1)
-		r.evs = slices.Delete(r.evs, i, i+1)
-		g.inEn = false
-		g.passed = r.passedOf(g)
-		r.heapRemove(g)
-		return
+		r.evs[i] = eventOf(g)
+		g.newEv = false
+	case !g.placed && !g.queued:
+		g.queued = true
+		r.ins = append(r.ins, g)
 	}
-	i, found := r.index(g)
-	if found {
-		if g.newEv {
-			r.evs[i] = strategy.Event{G: g.id, Op: g.p.op, Obj: g.p.obj, Site: g.p.site}
-			g.newEv = false
+}
+
+func eventOf(g *gstate) strategy.Event {
+	return strategy.Event{G: g.id, Op: g.p.op, Obj: g.p.obj, Site: g.p.site}
+}
+
+// flushOneByOne: up to this many changes are made one by one (a memmove
+// each), more by merging (tests set 0, to try merging).
+var flushOneByOne = 4
+
+// flush makes en (and evs) hold exactly the goroutines marked inEn.
+func (r *readySet) flush() {
+	n := len(r.ins) + len(r.del)
+	switch {
+	case n == 0:
+		return
+	case n <= flushOneByOne:
+		for _, g := range r.del {
+			if g.placed && !g.inEn {
+				i, _ := r.index(g)
+				r.en = slices.Delete(r.en, i, i+1)
+				r.evs = slices.Delete(r.evs, i, i+1)
+				g.placed = false
+			}
 		}
-		return
+		for _, g := range r.ins {
+			g.queued = false
+			if g.inEn {
+				i, _ := r.index(g)
+				r.en = slices.Insert(r.en, i, g)
+				r.evs = slices.Insert(r.evs, i, eventOf(g))
+				g.placed, g.newEv = true, false
+			}
+		}
+	default: // merged
+		ins := r.ins[:0]
+		for _, g := range r.ins {
+			g.queued = false
+			if g.inEn {
+				ins = append(ins, g)
+			}
+		}
+		slices.SortFunc(ins, func(a, b *gstate) int { return cmp.Compare(a.id, b.id) })
+		en, evs := r.en2[:0], r.evs2[:0]
+		a := 0
+		for k, g := range r.en {
+			if !g.inEn {
+				g.placed = false
+				continue
+			}
+			for ; a < len(ins) && ins[a].id < g.id; a++ {
+				en, evs = append(en, ins[a]), append(evs, eventOf(ins[a]))
+				ins[a].placed, ins[a].newEv = true, false
+			}
+			en, evs = append(en, g), append(evs, r.evs[k])
+		}
+		for ; a < len(ins); a++ {
+			en, evs = append(en, ins[a]), append(evs, eventOf(ins[a]))
+			ins[a].placed, ins[a].newEv = true, false
+		}
+		clear(r.en)
+		clear(r.evs)
+		r.en, r.evs, r.en2, r.evs2 = en, evs, r.en[:0], r.evs[:0]
 	}
-	r.en = slices.Insert(r.en, i, g)
-	r.evs = slices.Insert(r.evs, i, strategy.Event{G: g.id, Op: g.p.op, Obj: g.p.obj, Site: g.p.site})
-	g.inEn, g.newEv = true, false
-	g.passedAt = g.passed - r.decisions
-	r.heapPush(g)
+	clear(r.ins)
+	clear(r.del)
+	r.ins, r.del = r.ins[:0], r.del[:0]
 }
 
 // passedOf is g.passed of a goroutine in the enabled set: a decision passes
@@ -792,7 +867,7 @@ func (e *engine) verifyEnabled() {
 	if fmt.Sprint(gids(full)) != fmt.Sprint(gids(en)) {
 		panic(fmt.Sprintf("period: incremental enabled set %v, full pass %v", gids(en), gids(full)))
 	}
-	if len(r.evs) != len(en) || len(r.starve) != len(en) {
+	if len(r.evs) != len(en) || len(r.starve) != len(en) || len(r.ins)+len(r.del) > 0 {
 		panic(fmt.Sprintf("period: %d enabled, %d events, %d in the heap", len(en), len(r.evs), len(r.starve)))
 	}
 	for i, g := range en {
@@ -805,7 +880,7 @@ func (e *engine) verifyEnabled() {
 		if g.lockOK && (g.inCand || g.fast || g.p.wait != waitLock) {
 			panic(fmt.Sprintf("period: enabled g%s ready at a lock, candidate %v, fast %v", g.path, g.inCand, g.fast))
 		}
-		if g.fast && g.inCand || g.fast != alwaysReady(g) {
+		if g.fast && g.inCand || g.fast != (alwaysReady(g) || g.p.op == strategy.OpSleep) || !g.placed || g.queued {
 			panic(fmt.Sprintf("period: enabled g%s at %v: fast %v, candidate %v", g.path, g.p.op, g.fast, g.inCand))
 		}
 	}
