@@ -131,10 +131,11 @@ func TestEnabledSetRandomPrograms(t *testing.T) {
 	if !verifyReady {
 		t.Skip("verifyReady is off")
 	}
-	defer func(n int) { flushOneByOne = n }(flushOneByOne)
+	defer func(n, s int) { flushOneByOne, lockStableAfter = n, s }(flushOneByOne, lockStableAfter)
 	forced := 0
 	for seed := int64(1); seed <= 60; seed++ {
-		flushOneByOne = []int{0, 4}[seed%2] // merged, or one by one
+		flushOneByOne = []int{0, 4}[seed%2]           // merged, or one by one
+		lockStableAfter = []int{-1, 0, 2}[(seed/2)%3] // lock waiters kept out of the candidates at once, or not
 		for _, name := range []string{"first", "random", "pct", "alternate"} {
 			var st strategy.Strategy
 			switch name {

@@ -107,7 +107,6 @@ type gstate struct {
 	dirty    bool     // in e.rs.dirty
 	newEv    bool     // parked anew since its event in e.rs.evs was written
 	passedAt int      // in e.rs.en: passed is passedAt + e.rs.decisions
-	heapAt   int      // in e.rs.en: index in e.rs.starve
 	enAt     int      // index in e.rs.en when last looked for (a hint)
 	vPassed  int      // passed as a full pass counts it (verifyReady)
 	blocked  bool     // parked, not ready, registered under what it waits for

@@ -5,6 +5,7 @@ package rt
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -36,9 +37,10 @@ import (
 // stops being parked (dirty). A goroutine found ready at a Lock or RLock
 // that waits for the mutex to be free (waitLock) stays so until the mutex
 // model changes (lockChanged): no candidate either meanwhile. The enabled
-// set (en) and the events given to the strategy (evs) are kept from one decision to the next and changed
-// only where goroutines changed, and how often each was passed over is kept
-// as a stamp (passedOf) with the most starved one on top of a heap, so that
+// set (en) and the events given to the strategy (evs) are kept from one
+// decision to the next and changed only where goroutines changed (flush),
+// and how often each was passed over is kept
+// as a stamp (passedOf) with an upper bound of them all (maxAt), so that
 // a decision among a thousand enabled goroutines costs about what one among
 // ten does.
 
@@ -59,25 +61,26 @@ type parkRef struct {
 type waitList struct{ l []waitRef }
 
 type readySet struct {
-	cand     []*gstate             // parked goroutines to look at at the next decision
-	waitOn   map[uintptr]*waitList // key -> blocked goroutines waiting for it
-	lastKey  uintptr               // waitOn's last key looked up: waiters block in runs
-	lastList *waitList
-	sleepers []waitRef             // blocked in Sleep: woken when the clock moves
-	parkedOn map[uintptr]*parkList // unbuffered channel side -> goroutines parked there
-	since    int                   // decisions since the last full pass
-	checks   int                   // readiness evaluations in this run (tests)
-	tmp      []*gstate             // sortByGID's buffer
-	unsorted bool                  // cand is not sorted by GID
-	trimAt   int                   // len(waitOn)+len(parkedOn) at which trim looks for dead keys
+	cand      []*gstate             // parked goroutines to look at at the next decision
+	waitOn    map[uintptr]*waitList // key -> blocked goroutines waiting for it
+	lastKey   uintptr               // waitOn's last key looked up: waiters block in runs
+	lastList  *waitList
+	sleepers  []waitRef             // blocked in Sleep: woken when the clock moves
+	parkedOn  map[uintptr]*parkList // unbuffered channel side -> goroutines parked there
+	since     int                   // decisions since the last full pass
+	checks    int                   // readiness evaluations in this run (tests)
+	tmp       []*gstate             // sortByGID's buffer
+	unsorted  bool                  // cand is not sorted by GID
+	sortedLen int                   // cand[:sortedLen] is, if unsorted
+	trimAt    int                   // len(waitOn)+len(parkedOn) at which trim looks for dead keys
 
 	en        []*gstate        // the enabled set at the last pass, sorted by GID (placed)
 	evs       []strategy.Event // the pending events of en, index by index
 	ins, del  []*gstate        // goroutines to put in en, to take out (flush)
 	en2       []*gstate        // flush's buffers
 	evs2      []strategy.Event
-	dirty     []*gstate // fast goroutines that parked anew or left their key point since the last pass
-	starve    []*gstate // en as a heap, the most passed over on top (passedOf)
+	dirty     []*gstate // goroutines out of cand that parked anew or left their key point since the last pass
+	maxAt     int       // at least the largest passedAt in en (starved)
 	decisions int       // decisions that passed over every goroutine of en but one
 	epoch     uint32    // runs so far: tells mutexModel.lockReady of this run
 
@@ -112,11 +115,12 @@ func (r *readySet) reset() {
 	r.sleepers = r.sleepers[:0]
 	r.since, r.checks, r.trimAt = 0, 0, minTrim
 	r.epoch++
-	for _, l := range [][]*gstate{r.en, r.dirty, r.starve, r.ins, r.del} {
+	for _, l := range [][]*gstate{r.en, r.dirty, r.ins, r.del, r.en2[:cap(r.en2)]} {
 		clear(l)
 	}
 	clear(r.evs)
-	r.en, r.evs, r.dirty, r.starve, r.ins, r.del, r.decisions = r.en[:0], r.evs[:0], r.dirty[:0], r.starve[:0], r.ins[:0], r.del[:0], 0
+	clear(r.evs2[:cap(r.evs2)])
+	r.en, r.evs, r.dirty, r.ins, r.del, r.decisions, r.maxAt = r.en[:0], r.evs[:0], r.dirty[:0], r.ins[:0], r.del[:0], 0, math.MinInt
 	r.asyncMu.Lock()
 	r.async = r.async[:0]
 	r.asyncAll = false
@@ -135,8 +139,8 @@ func (e *engine) addCand(g *gstate) {
 	g.blocked = false
 	if !g.inCand {
 		g.inCand = true
-		if n := len(e.rs.cand); n > 0 && e.rs.cand[n-1].id > g.id {
-			e.rs.unsorted = true
+		if n := len(e.rs.cand); n > 0 && !e.rs.unsorted && e.rs.cand[n-1].id > g.id {
+			e.rs.unsorted, e.rs.sortedLen = true, n
 		}
 		e.rs.cand = append(e.rs.cand, g)
 	}
@@ -483,8 +487,19 @@ func (e *engine) collect() {
 	cand := e.rs.cand
 	if e.rs.unsorted {
 		// Woken waiters were appended in the order they blocked; they
-		// block again in GID order, as they always did.
-		e.rs.tmp = sortByGID(cand, e.rs.tmp)
+		// block again in GID order, as they always did. A few appended
+		// goroutines (one that left a fast operation for a lock) are
+		// put in place one by one.
+		if k := e.rs.sortedLen; len(cand)-k <= 8 {
+			for i := k; i < len(cand); i++ {
+				g := cand[i]
+				j, _ := slices.BinarySearchFunc(cand[:i], g.id, func(x *gstate, id strategy.GID) int { return cmp.Compare(x.id, id) })
+				copy(cand[j+1:i+1], cand[j:i])
+				cand[j] = g
+			}
+		} else {
+			e.rs.tmp = sortByGID(cand, e.rs.tmp)
+		}
 		e.rs.unsorted = false
 	}
 	j := 0 // cand[:j]: the candidates that stay, still sorted by GID
@@ -508,12 +523,8 @@ func (e *engine) collect() {
 				g.fast, g.inCand = true, false
 				continue
 			}
-			if mm := g.p.mm; g.p.wait == waitLock {
+			if mm := g.p.mm; g.p.wait == waitLock && e.lockStable(mm) {
 				// Ready until the mutex model changes.
-				if mm.epoch != e.rs.epoch {
-					clear(mm.lockReady)
-					mm.lockReady, mm.epoch = mm.lockReady[:0], e.rs.epoch
-				}
 				g.lockOK, g.inCand = true, false
 				g.lockGen++
 				mm.lockReady = appendLive(mm.lockReady, waitRef{g, g.lockGen})
@@ -616,20 +627,32 @@ func (e *engine) leftPoint(g *gstate) {
 // lockChanged: what a waitLock looks at changed in mm, so the goroutines
 // found ready there are candidates again. e.mu is held.
 func (e *engine) lockChanged(mm *mutexModel) {
-	if len(mm.lockReady) == 0 {
-		return
-	}
-	if mm.epoch == e.rs.epoch { // else a model of an earlier run (outsidelock)
-		for _, r := range mm.lockReady {
-			if r.g.lockOK && r.g.lockGen == r.gen {
-				r.g.lockOK = false
-				e.addCand(r.g)
-			}
+	e.lockStable(mm)
+	mm.changedAt = e.rs.decisions
+	for _, r := range mm.lockReady {
+		if r.g.lockOK && r.g.lockGen == r.gen {
+			r.g.lockOK = false
+			e.addCand(r.g)
 		}
 	}
 	clear(mm.lockReady)
 	mm.lockReady = mm.lockReady[:0]
 }
+
+// lockStable tells whether mm's waitLock waiters found ready are worth
+// keeping out of the candidates: not when the mutex is taken and given back
+// at every other step (the herd), where they would come and go at each.
+func (e *engine) lockStable(mm *mutexModel) bool {
+	if mm.epoch != e.rs.epoch { // new, or a model of an earlier run (outsidelock)
+		clear(mm.lockReady)
+		mm.lockReady, mm.epoch, mm.changedAt = mm.lockReady[:0], e.rs.epoch, math.MinInt/2
+	}
+	return e.rs.decisions-mm.changedAt > lockStableAfter
+}
+
+// lockStableAfter is how many decisions a mutex must stay as it is before
+// its waiters are kept out of the candidates.
+var lockStableAfter = 2
 
 // index is g's place in en (found), or where it would go.
 func (r *readySet) index(g *gstate) (int, bool) {
@@ -650,7 +673,6 @@ func (e *engine) setEn(g *gstate, in bool) {
 		if g.inEn {
 			g.inEn = false
 			g.passed = r.passedOf(g)
-			r.heapRemove(g)
 			if g.placed {
 				r.del = append(r.del, g)
 			}
@@ -660,7 +682,7 @@ func (e *engine) setEn(g *gstate, in bool) {
 	if !g.inEn {
 		g.inEn = true
 		g.passedAt = g.passed - r.decisions
-		r.heapPush(g)
+		r.maxAt = max(r.maxAt, g.passedAt)
 	}
 	switch {
 	case g.placed && g.newEv:
@@ -713,7 +735,7 @@ func (r *readySet) flush() {
 				ins = append(ins, g)
 			}
 		}
-		slices.SortFunc(ins, func(a, b *gstate) int { return cmp.Compare(a.id, b.id) })
+		r.tmp = sortByGID(ins, r.tmp) // the dirty ones, then collect's in GID order
 		en, evs := r.en2[:0], r.evs2[:0]
 		a := 0
 		for k, g := range r.en {
@@ -731,9 +753,7 @@ func (r *readySet) flush() {
 			en, evs = append(en, ins[a]), append(evs, eventOf(ins[a]))
 			ins[a].placed, ins[a].newEv = true, false
 		}
-		clear(r.en)
-		clear(r.evs)
-		r.en, r.evs, r.en2, r.evs2 = en, evs, r.en[:0], r.evs[:0]
+		r.en, r.evs, r.en2, r.evs2 = en, evs, r.en[:0], r.evs[:0] // reset clears them
 	}
 	clear(r.ins)
 	clear(r.del)
@@ -746,85 +766,28 @@ func (r *readySet) flush() {
 func (r *readySet) passedOf(g *gstate) int { return g.passedAt + r.decisions }
 
 // starved is the index in en of the goroutine passed over most often (the
-// first by GID among equals) if that is at least bound, else -1.
+// first by GID among equals) if that is at least bound, else -1. Most
+// decisions tell from maxAt alone that nobody is near the bound; the pass
+// that finds the goroutine makes maxAt exact again.
 func (r *readySet) starved(bound int) int {
-	if len(r.starve) == 0 || r.passedOf(r.starve[0]) < bound {
+	if r.maxAt+r.decisions < bound {
 		return -1
 	}
-	i, _ := r.index(r.starve[0])
-	return i
+	k := -1
+	r.maxAt = math.MinInt
+	for i, g := range r.en {
+		if g.passedAt > r.maxAt {
+			k, r.maxAt = i, g.passedAt
+		}
+	}
+	if k < 0 || r.passedOf(r.en[k]) < bound {
+		return -1
+	}
+	return k
 }
 
 // ran resets the count of next, chosen at this decision.
-func (r *readySet) ran(next *gstate) {
-	next.passedAt = -r.decisions
-	r.heapFix(next.heapAt)
-}
-
-// The heap of starve: most passed over first, then lowest GID.
-func (r *readySet) heapLess(i, j int) bool {
-	a, b := r.starve[i], r.starve[j]
-	return a.passedAt > b.passedAt || a.passedAt == b.passedAt && a.id < b.id
-}
-
-func (r *readySet) heapSwap(i, j int) {
-	h := r.starve
-	h[i], h[j] = h[j], h[i]
-	h[i].heapAt, h[j].heapAt = i, j
-}
-
-func (r *readySet) heapUp(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !r.heapLess(i, p) {
-			return
-		}
-		r.heapSwap(i, p)
-		i = p
-	}
-}
-
-func (r *readySet) heapDown(i int) {
-	n := len(r.starve)
-	for {
-		c := 2*i + 1
-		if c >= n {
-			return
-		}
-		if c+1 < n && r.heapLess(c+1, c) {
-			c++
-		}
-		if !r.heapLess(c, i) {
-			return
-		}
-		r.heapSwap(i, c)
-		i = c
-	}
-}
-
-func (r *readySet) heapFix(i int) {
-	r.heapUp(i)
-	r.heapDown(i)
-}
-
-func (r *readySet) heapPush(g *gstate) {
-	g.heapAt = len(r.starve)
-	r.starve = append(r.starve, g)
-	r.heapUp(g.heapAt)
-}
-
-func (r *readySet) heapRemove(g *gstate) {
-	i, last := g.heapAt, len(r.starve)-1
-	if i != last {
-		r.heapSwap(i, last)
-	}
-	r.starve[last] = nil
-	r.starve = r.starve[:last]
-	if i != last {
-		r.heapFix(i)
-	}
-	g.heapAt = -1
-}
+func (r *readySet) ran(next *gstate) { next.passedAt = -r.decisions }
 
 // fullEnabled is the enabled set by a pass over every goroutine (free mode,
 // and the check of verifyReady).
@@ -867,15 +830,15 @@ func (e *engine) verifyEnabled() {
 	if fmt.Sprint(gids(full)) != fmt.Sprint(gids(en)) {
 		panic(fmt.Sprintf("period: incremental enabled set %v, full pass %v", gids(en), gids(full)))
 	}
-	if len(r.evs) != len(en) || len(r.starve) != len(en) || len(r.ins)+len(r.del) > 0 {
-		panic(fmt.Sprintf("period: %d enabled, %d events, %d in the heap", len(en), len(r.evs), len(r.starve)))
+	if len(r.evs) != len(en) || len(r.ins)+len(r.del) > 0 {
+		panic(fmt.Sprintf("period: %d enabled, %d events, %d and %d to flush", len(en), len(r.evs), len(r.ins), len(r.del)))
 	}
 	for i, g := range en {
 		if ev := (strategy.Event{G: g.id, Op: g.p.op, Obj: g.p.obj, Site: g.p.site}); r.evs[i] != ev || !g.inEn {
 			panic(fmt.Sprintf("period: enabled g%s has event %+v, pending %+v (inEn %v)", g.path, r.evs[i], ev, g.inEn))
 		}
-		if r.starve[g.heapAt] != g || g.heapAt > 0 && r.heapLess(g.heapAt, (g.heapAt-1)/2) {
-			panic(fmt.Sprintf("period: enabled g%s misplaced in the heap", g.path))
+		if g.passedAt > r.maxAt {
+			panic(fmt.Sprintf("period: enabled g%s passed over at %d, above the bound %d", g.path, g.passedAt, r.maxAt))
 		}
 		if g.lockOK && (g.inCand || g.fast || g.p.wait != waitLock) {
 			panic(fmt.Sprintf("period: enabled g%s ready at a lock, candidate %v, fast %v", g.path, g.inCand, g.fast))

@@ -37,6 +37,7 @@ type mutexModel struct {
 	// outsideWait changes (lockChanged). epoch: the run they belong to.
 	lockReady []waitRef
 	epoch     uint32
+	changedAt int // e.rs.decisions at the last change (lockStable)
 }
 
 type lockHold struct {
