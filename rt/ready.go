@@ -158,10 +158,11 @@ func (e *engine) parked(g *gstate) {
 	if g.fast || alwaysReady(g) {
 		e.markDirty(g) // its event changed, or it leaves the fast ones
 	}
-	if g.fast = alwaysReady(g); g.fast {
-		return // a candidate left from its last key point is dropped by collect
+	// A candidate left from its last key point is dropped by collect.
+	if g.fast = alwaysReady(g); !g.fast {
+		e.addCand(g)
 	}
-	e.addCand(g)
+	// A select with a default is a channel's partner too.
 	switch g.p.op {
 	case strategy.OpSend, strategy.OpRecv:
 		e.parkedAt(g, g.p.ch, g.p.op == strategy.OpSend)
