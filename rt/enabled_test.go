@@ -176,3 +176,43 @@ func TestEnabledSetRandomPrograms(t *testing.T) {
 	}
 	t.Logf("%d forced decisions", forced)
 }
+
+// recorder picks the enabled goroutine of highest GID and records which
+// operations were enabled together.
+type recorder struct {
+	alternate
+	seen [][]strategy.Op
+}
+
+func (s *recorder) Next(en []strategy.Event) int {
+	ops := make([]strategy.Op, len(en))
+	for i, e := range en {
+		ops[i] = e.Op
+	}
+	s.seen = append(s.seen, ops)
+	return len(en) - 1
+}
+
+// TestSelectDefaultIsAPartner: a goroutine parked at a select with a
+// default that sends on a channel is the partner of a receiver that comes
+// later: the receiver is enabled beside it, although the select's goroutine
+// is kept as always ready, out of the candidates.
+func TestSelectDefaultIsAPartner(t *testing.T) {
+	st := &recorder{}
+	runControlledWith(Config{NoRace: true}, st, func() {
+		ch := make(chan int)
+		Go("receiver", func() { Recv("recv", ch) }) // chosen first: the select is parked already
+		sel := Select("select", true, SendCase(ch))
+		select {
+		case SendIf(sel, 0, ch) <- 1:
+			SelectDone(sel)
+		case <-DefaultIf(sel):
+		}
+	})
+	for _, ops := range st.seen {
+		if len(ops) == 2 && ops[0] == strategy.OpSelect && ops[1] == strategy.OpRecv {
+			return
+		}
+	}
+	t.Errorf("the receiver was never enabled beside the select: %v", st.seen)
+}
