@@ -225,6 +225,7 @@ func (e *engine) firePartner(g *gstate, h *hchan, send bool) {
 	p.partner = true
 	p.settling = true
 	p.status = gRunning
+	e.leftPoint(p)
 	e.transit++
 	e.wakeUp(p)
 }

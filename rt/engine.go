@@ -99,6 +99,17 @@ type gstate struct {
 	created  string   // site of the go statement that started g
 	creator  uintptr  // pc in the function that executed it (resolved only for reports)
 	inCand   bool     // in e.rs.cand (ready.go)
+	fast     bool     // parked at an operation always ready: in e.rs.en without being a candidate
+	lockOK   bool     // parked at a waitLock found ready: in e.rs.en and p.mm.lockReady, not a candidate
+	lockGen  uint32   // tells live entries of lockReady from stale ones
+	inEn     bool     // in the enabled set (e.rs.en once flushed)
+	placed   bool     // in e.rs.en
+	queued   bool     // in e.rs.ins
+	dirty    bool     // in e.rs.dirty
+	newEv    bool     // parked anew since its event in e.rs.evs was written
+	passedAt int      // in e.rs.en: passed is passedAt + e.rs.decisions
+	enAt     int      // index in e.rs.en when last looked for (a hint)
+	vPassed  int      // passed as a full pass counts it (verifyReady)
 	blocked  bool     // parked, not ready, registered under what it waits for
 	waited   bool     // its channel operation was found blocked: Go has queued it (chanReady)
 	blockGen uint32   // tells live registrations from stale ones
@@ -221,8 +232,6 @@ type engine struct {
 
 	log     stepLog     // every step of the run (steplog.go)
 	choices []choiceRec // open choices, by position among the steps
-	enBuf   []*gstate   // reused: enabled goroutines at the current point
-	evBuf   []strategy.Event
 
 	stopping    bool   // a bug ended the run: everybody unwinds
 	outsideWait string // the run was abandoned: a goroutine waited too long in uncontrolled code
@@ -594,16 +603,14 @@ func (e *engine) decide(from *gstate) {
 		if len(enabled) > 1 {
 			e.alts++
 		}
-		evs := e.evBuf[:0]
-		starved := -1 // the enabled goroutine passed over most often, if over the bound
-		for k, g := range enabled {
-			evs = append(evs, strategy.Event{G: g.id, Op: g.p.op, Obj: g.p.obj, Site: g.p.site})
-			if g.passed >= unfairBound+unfairPerG*len(enabled) && (starved < 0 || g.passed > enabled[starved].passed) {
-				starved = k
-			}
-			g.passed++ // reset below for the one that runs
+		// Every enabled goroutine is passed over, but the one that runs
+		// (readySet.ran); the most starved one runs if over the bound.
+		evs := e.rs.evs
+		starved := e.rs.starved(unfairBound + unfairPerG*len(enabled))
+		if verifyReady {
+			e.verifyPassed(enabled, starved)
 		}
-		e.evBuf = evs
+		e.rs.decisions++
 		var i int
 		switch {
 		case e.free:
@@ -630,7 +637,9 @@ func (e *engine) decide(from *gstate) {
 			}
 		}
 		next := enabled[i]
-		next.passed = 0
+		e.rs.ran(next)
+		next.vPassed = 0
+		e.leftPoint(next)
 		e.stepped(next)
 		if !next.p.op.IsPoll() {
 			e.effect()
@@ -680,14 +689,32 @@ func (e *engine) enabled() []*gstate {
 		// goroutine could spin a correct CAS-and-yield loop forever.
 		// A replay follows its record, which the filter can only narrow.
 		// In free mode, goroutines still running count as others.
-		for i, g := range en {
-			if g == y {
-				en = append(en[:i], en[i+1:]...)
-				break
-			}
+		if y.inEn {
+			e.setEn(y, false)
+			e.markDirty(y) // back in at the next pass (or collect's, if a candidate)
+			e.rs.flush()
+			en = e.rs.en
 		}
 	}
 	return en
+}
+
+// verifyPassed checks the starved goroutine found from the stamps against a
+// count kept at every decision for every enabled goroutine, as it once was.
+func (e *engine) verifyPassed(enabled []*gstate, starved int) {
+	want := -1
+	for k, g := range enabled {
+		if g.vPassed != e.rs.passedOf(g) {
+			panic(fmt.Sprintf("period: g%s passed over %d times, stamps say %d", g.path, g.vPassed, e.rs.passedOf(g)))
+		}
+		if g.vPassed >= unfairBound+unfairPerG*len(enabled) && (want < 0 || g.vPassed > enabled[want].vPassed) {
+			want = k
+		}
+		g.vPassed++
+	}
+	if want != starved {
+		panic(fmt.Sprintf("period: most starved goroutine %d, stamps say %d", want, starved))
+	}
 }
 
 func (e *engine) ready(g *gstate) bool {

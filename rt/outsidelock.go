@@ -32,6 +32,7 @@ func (e *engine) outsideLock(p unsafe.Pointer, read, try bool) bool {
 		if waitingIn != nil {
 			e.mu.Lock()
 			waitingIn.outsideWait--
+			e.lockChanged(waitingIn)
 			e.mu.Unlock()
 		}
 	}()
@@ -44,6 +45,7 @@ func (e *engine) outsideLock(p unsafe.Pointer, read, try bool) bool {
 		mm := e.mutexOf(p)
 		if waitingIn != nil && waitingIn != mm {
 			waitingIn.outsideWait-- // a new run, a new model
+			e.lockChanged(waitingIn)
 			waitingIn = nil
 		}
 		if !mm.held && mm.announce == nil && (read || mm.readers == 0) {
@@ -53,6 +55,7 @@ func (e *engine) outsideLock(p unsafe.Pointer, read, try bool) bool {
 				mm.rholders = append(mm.rholders, lockHold{nil, outsideSite})
 			} else {
 				mm.held, mm.outside = true, true
+				e.lockChanged(mm)
 				mm.holder = lockHold{nil, outsideSite}
 			}
 			e.mu.Unlock()
@@ -67,6 +70,7 @@ func (e *engine) outsideLock(p unsafe.Pointer, read, try bool) bool {
 			// goes before controlled goroutines that come later.
 			waitingIn = mm
 			mm.outsideWait++
+			e.lockChanged(mm)
 		}
 		e.mu.Unlock()
 		time.Sleep(pause)
@@ -103,6 +107,7 @@ func (e *engine) outsideUnlock(p unsafe.Pointer, read bool) {
 		}
 	case !read && mm.held && mm.outside:
 		mm.held, mm.outside = false, false
+		e.lockChanged(mm)
 		mm.holder = lockHold{}
 	default:
 		return

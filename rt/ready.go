@@ -5,6 +5,7 @@ package rt
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -28,6 +29,20 @@ import (
 // channel without a hook) is caught by a full pass before a run is declared
 // blocked (deadlock, leak), and by one every max(rescanEvery, goroutines)
 // decisions.
+//
+// A goroutine parked at an operation that is always ready (alwaysReady: a
+// memory access, an atomic, a go statement, a Gosched, a select with a
+// default...) is no candidate: it stays ready until it runs, so it is put in
+// the enabled set once (fast) and looked at again only when it parks anew or
+// stops being parked (dirty). A goroutine found ready at a Lock or RLock
+// that waits for the mutex to be free (waitLock) stays so until the mutex
+// model changes (lockChanged): no candidate either meanwhile. The enabled
+// set (en) and the events given to the strategy (evs) are kept from one
+// decision to the next and changed only where goroutines changed (flush),
+// and how often each was passed over is kept
+// as a stamp (passedOf) with an upper bound of them all (maxAt), so that
+// a decision among a thousand enabled goroutines costs about what one among
+// ten does.
 
 // waitRef is a blocked goroutine registered under a key; gen tells stale
 // entries (the goroutine was woken by another key meanwhile) from live ones.
@@ -46,17 +61,28 @@ type parkRef struct {
 type waitList struct{ l []waitRef }
 
 type readySet struct {
-	cand     []*gstate             // parked goroutines to look at at the next decision
-	waitOn   map[uintptr]*waitList // key -> blocked goroutines waiting for it
-	lastKey  uintptr               // waitOn's last key looked up: waiters block in runs
-	lastList *waitList
-	sleepers []waitRef             // blocked in Sleep: woken when the clock moves
-	parkedOn map[uintptr]*parkList // unbuffered channel side -> goroutines parked there
-	since    int                   // decisions since the last full pass
-	checks   int                   // readiness evaluations in this run (tests)
-	tmp      []*gstate             // sortByGID's buffer
-	unsorted bool                  // cand is not sorted by GID
-	trimAt   int                   // len(waitOn)+len(parkedOn) at which trim looks for dead keys
+	cand      []*gstate             // parked goroutines to look at at the next decision
+	waitOn    map[uintptr]*waitList // key -> blocked goroutines waiting for it
+	lastKey   uintptr               // waitOn's last key looked up: waiters block in runs
+	lastList  *waitList
+	sleepers  []waitRef             // blocked in Sleep: woken when the clock moves
+	parkedOn  map[uintptr]*parkList // unbuffered channel side -> goroutines parked there
+	since     int                   // decisions since the last full pass
+	checks    int                   // readiness evaluations in this run (tests)
+	tmp       []*gstate             // sortByGID's buffer
+	unsorted  bool                  // cand is not sorted by GID
+	sortedLen int                   // cand[:sortedLen] is, if unsorted
+	trimAt    int                   // len(waitOn)+len(parkedOn) at which trim looks for dead keys
+
+	en        []*gstate        // the enabled set at the last pass, sorted by GID (placed)
+	evs       []strategy.Event // the pending events of en, index by index
+	ins, del  []*gstate        // goroutines to put in en, to take out (flush)
+	en2       []*gstate        // flush's buffers
+	evs2      []strategy.Event
+	dirty     []*gstate // goroutines out of cand that parked anew or left their key point since the last pass
+	maxAt     int       // at least the largest passedAt in en (starved)
+	decisions int       // decisions that passed over every goroutine of en but one
+	epoch     uint32    // runs so far: tells mutexModel.lockReady of this run
 
 	asyncMu  sync.Mutex
 	async    []uintptr   // keys touched outside e.mu (a goroutine outside control)
@@ -88,6 +114,13 @@ func (r *readySet) reset() {
 	}
 	r.sleepers = r.sleepers[:0]
 	r.since, r.checks, r.trimAt = 0, 0, minTrim
+	r.epoch++
+	for _, l := range [][]*gstate{r.en, r.dirty, r.ins, r.del, r.en2[:cap(r.en2)]} {
+		clear(l)
+	}
+	clear(r.evs)
+	clear(r.evs2[:cap(r.evs2)])
+	r.en, r.evs, r.dirty, r.ins, r.del, r.decisions, r.maxAt = r.en[:0], r.evs[:0], r.dirty[:0], r.ins[:0], r.del[:0], 0, math.MinInt
 	r.asyncMu.Lock()
 	r.async = r.async[:0]
 	r.asyncAll = false
@@ -106,8 +139,8 @@ func (e *engine) addCand(g *gstate) {
 	g.blocked = false
 	if !g.inCand {
 		g.inCand = true
-		if n := len(e.rs.cand); n > 0 && e.rs.cand[n-1].id > g.id {
-			e.rs.unsorted = true
+		if n := len(e.rs.cand); n > 0 && !e.rs.unsorted && e.rs.cand[n-1].id > g.id {
+			e.rs.unsorted, e.rs.sortedLen = true, n
 		}
 		e.rs.cand = append(e.rs.cand, g)
 	}
@@ -119,7 +152,17 @@ func (e *engine) addCand(g *gstate) {
 func (e *engine) parked(g *gstate) {
 	g.misses = 0
 	g.waited = false
-	e.addCand(g)
+	g.blocked = false
+	g.newEv = true
+	g.lockOK = false
+	if g.fast || alwaysReady(g) {
+		e.markDirty(g) // its event changed, or it leaves the fast ones
+	}
+	// A candidate left from its last key point is dropped by collect.
+	if g.fast = alwaysReady(g); !g.fast {
+		e.addCand(g)
+	}
+	// A select with a default is a channel's partner too.
 	switch g.p.op {
 	case strategy.OpSend, strategy.OpRecv:
 		e.parkedAt(g, g.p.ch, g.p.op == strategy.OpSend)
@@ -413,7 +456,7 @@ func (e *engine) clockMoved() {
 // reports whether a goroutine is ready after all.
 func (e *engine) unseenReady() bool {
 	e.rescan()
-	return len(e.collect()) > 0
+	return len(e.refresh()) > 0
 }
 
 // nextWake is the earliest wake-up of a blocked sleeper (-1: none).
@@ -427,41 +470,72 @@ func (e *engine) nextWake() int64 {
 	return next
 }
 
-// rescan makes every parked goroutine a candidate (a full pass).
+// rescan makes every parked goroutine a candidate (a full pass); the fast
+// ones are ready until they run.
 func (e *engine) rescan() {
 	e.rs.since = 0
 	for _, g := range e.gs {
-		if g.status == gParked && !g.inCand {
+		if g.status == gParked && !g.inCand && !g.fast && !g.lockOK {
 			e.addCand(g)
 		}
 	}
 }
 
-// collect evaluates the candidates: the ready ones, sorted by GID, are the
-// enabled set (and stay candidates); the others block. The slice is reused
-// at the next decision.
-func (e *engine) collect() []*gstate {
+// collect evaluates the candidates: the ready ones are in the enabled set
+// (and stay candidates, unless always ready: then they are fast); the others
+// block.
+func (e *engine) collect() {
 	cand := e.rs.cand
 	if e.rs.unsorted {
-		// Woken waiters were appended in the order they blocked.
-		e.rs.tmp = sortByGID(cand, e.rs.tmp)
+		// Woken waiters were appended in the order they blocked; they
+		// block again in GID order, as they always did. A few appended
+		// goroutines (one that left a fast operation for a lock) are
+		// put in place one by one.
+		if k := e.rs.sortedLen; len(cand)-k <= 8 {
+			for i := k; i < len(cand); i++ {
+				g := cand[i]
+				j, _ := slices.BinarySearchFunc(cand[:i], g.id, func(x *gstate, id strategy.GID) int { return cmp.Compare(x.id, id) })
+				copy(cand[j+1:i+1], cand[j:i])
+				cand[j] = g
+			}
+		} else {
+			e.rs.tmp = sortByGID(cand, e.rs.tmp)
+		}
 		e.rs.unsorted = false
 	}
-	en := e.enBuf[:0]
 	j := 0 // cand[:j]: the candidates that stay, still sorted by GID
 	for _, g := range cand {
 		if g.status != gParked {
 			g.inCand = false // it parks again through parked
+			e.setEn(g, false)
+			continue
+		}
+		if g.fast {
+			g.inCand = false // parked anew at an operation always ready: dirty
 			continue
 		}
 		e.rs.checks++
 		if e.ready(g) {
 			g.misses = 0
-			en = append(en, g)
+			e.setEn(g, true)
+			if g.p.op == strategy.OpYield && alwaysReady(g) || g.p.op == strategy.OpSleep { // parked tells the others
+				// A spinner woken at its Gosched, a sleeper whose time
+				// came (the clock only moves on): ready until they run.
+				g.fast, g.inCand = true, false
+				continue
+			}
+			if mm := g.p.mm; g.p.wait == waitLock && e.lockStable(mm) {
+				// Ready until the mutex model changes.
+				g.lockOK, g.inCand = true, false
+				g.lockGen++
+				mm.lockReady = appendLive(mm.lockReady, waitRef{g, g.lockGen})
+				continue
+			}
 			cand[j] = g
 			j++
 			continue
 		}
+		e.setEn(g, false)
 		// A goroutine that was ready at the last decision stays a
 		// candidate once more: waiters for a mutex that is taken and given
 		// back at every other step (the herd) would otherwise be blocked
@@ -478,9 +552,243 @@ func (e *engine) collect() []*gstate {
 	}
 	clear(cand[j:])
 	e.rs.cand = cand[:j]
-	e.enBuf = en
-	return en
 }
+
+// refresh brings the enabled set up to date: the dirty fast goroutines,
+// then the candidates.
+func (e *engine) refresh() []*gstate {
+	for _, g := range e.rs.dirty {
+		g.dirty = false
+		switch {
+		case (g.fast || g.lockOK) && g.status == gParked:
+			e.setEn(g, true)
+		case !g.inCand: // else collect looks at it
+			e.setEn(g, false)
+		}
+	}
+	clear(e.rs.dirty)
+	e.rs.dirty = e.rs.dirty[:0]
+	e.collect()
+	e.rs.flush()
+	return e.rs.en
+}
+
+// alwaysReady tells whether g's pending operation is ready whatever the
+// others do, for as long as g is parked at it (ready returns true without
+// looking at anything that can change: spinPark is only set as g arrives).
+func alwaysReady(g *gstate) bool {
+	p := &g.p
+	switch p.op {
+	case strategy.OpSend, strategy.OpRecv, strategy.OpSleep:
+		return false
+	case strategy.OpSelect:
+		return p.hasDefault
+	case strategy.OpYield:
+		return !g.spinPark
+	}
+	return p.wait == waitNone && p.ready == nil && !p.bubbleWait
+}
+
+// appendLive appends r to l, first dropping the entries of goroutines that
+// ran since (readers that come and go under a lock nobody writes).
+func appendLive(l []waitRef, r waitRef) []waitRef {
+	if len(l) == cap(l) && len(l) >= 8 {
+		j := 0
+		for _, x := range l {
+			if x.g.lockOK && x.g.lockGen == x.gen {
+				l[j] = x
+				j++
+			}
+		}
+		clear(l[j:])
+		l = l[:j]
+	}
+	return append(l, r)
+}
+
+// markDirty makes the next pass look at fast goroutine g again.
+func (e *engine) markDirty(g *gstate) {
+	if !g.dirty {
+		g.dirty = true
+		e.rs.dirty = append(e.rs.dirty, g)
+	}
+}
+
+// leftPoint: parked g was chosen to run, or woken as a partner.
+func (e *engine) leftPoint(g *gstate) {
+	if g.lockOK {
+		g.lockOK = false
+		e.markDirty(g)
+	}
+	if g.fast {
+		e.markDirty(g)
+	}
+}
+
+// lockChanged: what a waitLock looks at changed in mm, so the goroutines
+// found ready there are candidates again. e.mu is held.
+func (e *engine) lockChanged(mm *mutexModel) {
+	e.lockStable(mm)
+	mm.changedAt = e.rs.decisions
+	for _, r := range mm.lockReady {
+		if r.g.lockOK && r.g.lockGen == r.gen {
+			r.g.lockOK = false
+			e.addCand(r.g)
+		}
+	}
+	clear(mm.lockReady)
+	mm.lockReady = mm.lockReady[:0]
+}
+
+// lockStable tells whether mm's waitLock waiters found ready are worth
+// keeping out of the candidates: not when the mutex is taken and given back
+// at every other step (the herd), where they would come and go at each.
+func (e *engine) lockStable(mm *mutexModel) bool {
+	if mm.epoch != e.rs.epoch { // new, or a model of an earlier run (outsidelock)
+		clear(mm.lockReady)
+		mm.lockReady, mm.epoch, mm.changedAt = mm.lockReady[:0], e.rs.epoch, math.MinInt/2
+	}
+	return e.rs.decisions-mm.changedAt > lockStableAfter
+}
+
+// lockStableAfter is how many decisions a mutex must stay as it is before
+// its waiters are kept out of the candidates.
+var lockStableAfter = 2
+
+// index is g's place in en (found), or where it would go.
+func (r *readySet) index(g *gstate) (int, bool) {
+	if i := g.enAt; i < len(r.en) && r.en[i] == g {
+		return i, true // most often it has not moved
+	}
+	i, found := slices.BinarySearchFunc(r.en, g.id, func(x *gstate, id strategy.GID) int { return cmp.Compare(x.id, id) })
+	g.enAt = i
+	return i, found
+}
+
+// setEn puts g in the enabled set with its pending event, or takes it out.
+// Goroutines come and go in en itself at flush: a thousand woken at once are
+// merged in one pass.
+func (e *engine) setEn(g *gstate, in bool) {
+	r := &e.rs
+	if !in {
+		if g.inEn {
+			g.inEn = false
+			g.passed = r.passedOf(g)
+			if g.placed {
+				r.del = append(r.del, g)
+			}
+		}
+		return
+	}
+	if !g.inEn {
+		g.inEn = true
+		g.passedAt = g.passed - r.decisions
+		r.maxAt = max(r.maxAt, g.passedAt)
+	}
+	switch {
+	case g.placed && g.newEv:
+		i, _ := r.index(g)
+		r.evs[i] = eventOf(g)
+		g.newEv = false
+	case !g.placed && !g.queued:
+		g.queued = true
+		r.ins = append(r.ins, g)
+	}
+}
+
+func eventOf(g *gstate) strategy.Event {
+	return strategy.Event{G: g.id, Op: g.p.op, Obj: g.p.obj, Site: g.p.site}
+}
+
+// flushOneByOne: up to this many changes are made one by one (a memmove
+// each), more by merging (tests set 0, to try merging).
+var flushOneByOne = 4
+
+// flush makes en (and evs) hold exactly the goroutines marked inEn.
+func (r *readySet) flush() {
+	n := len(r.ins) + len(r.del)
+	switch {
+	case n == 0:
+		return
+	case n <= flushOneByOne:
+		for _, g := range r.del {
+			if g.placed && !g.inEn {
+				i, _ := r.index(g)
+				r.en = slices.Delete(r.en, i, i+1)
+				r.evs = slices.Delete(r.evs, i, i+1)
+				g.placed = false
+			}
+		}
+		for _, g := range r.ins {
+			g.queued = false
+			if g.inEn {
+				i, _ := r.index(g)
+				r.en = slices.Insert(r.en, i, g)
+				r.evs = slices.Insert(r.evs, i, eventOf(g))
+				g.placed, g.newEv = true, false
+			}
+		}
+	default: // merged
+		ins := r.ins[:0]
+		for _, g := range r.ins {
+			g.queued = false
+			if g.inEn {
+				ins = append(ins, g)
+			}
+		}
+		r.tmp = sortByGID(ins, r.tmp) // the dirty ones, then collect's in GID order
+		en, evs := r.en2[:0], r.evs2[:0]
+		a := 0
+		for k, g := range r.en {
+			if !g.inEn {
+				g.placed = false
+				continue
+			}
+			for ; a < len(ins) && ins[a].id < g.id; a++ {
+				en, evs = append(en, ins[a]), append(evs, eventOf(ins[a]))
+				ins[a].placed, ins[a].newEv = true, false
+			}
+			en, evs = append(en, g), append(evs, r.evs[k])
+		}
+		for ; a < len(ins); a++ {
+			en, evs = append(en, ins[a]), append(evs, eventOf(ins[a]))
+			ins[a].placed, ins[a].newEv = true, false
+		}
+		r.en, r.evs, r.en2, r.evs2 = en, evs, r.en[:0], r.evs[:0] // reset clears them
+	}
+	clear(r.ins)
+	clear(r.del)
+	r.ins, r.del = r.ins[:0], r.del[:0]
+}
+
+// passedOf is g.passed of a goroutine in the enabled set: a decision passes
+// over every one of them but the one that runs, so only the difference with
+// the decisions counted so far is kept.
+func (r *readySet) passedOf(g *gstate) int { return g.passedAt + r.decisions }
+
+// starved is the index in en of the goroutine passed over most often (the
+// first by GID among equals) if that is at least bound, else -1. Most
+// decisions tell from maxAt alone that nobody is near the bound; the pass
+// that finds the goroutine makes maxAt exact again.
+func (r *readySet) starved(bound int) int {
+	if r.maxAt+r.decisions < bound {
+		return -1
+	}
+	k := -1
+	r.maxAt = math.MinInt
+	for i, g := range r.en {
+		if g.passedAt > r.maxAt {
+			k, r.maxAt = i, g.passedAt
+		}
+	}
+	if k < 0 || r.passedOf(r.en[k]) < bound {
+		return -1
+	}
+	return k
+}
+
+// ran resets the count of next, chosen at this decision.
+func (r *readySet) ran(next *gstate) { next.passedAt = -r.decisions }
 
 // fullEnabled is the enabled set by a pass over every goroutine (free mode,
 // and the check of verifyReady).
@@ -507,14 +815,48 @@ func (e *engine) readyGs() []*gstate {
 	if e.free || e.rs.since >= rescanEvery && e.rs.since >= len(e.gs) {
 		e.rescan()
 	}
-	en := e.collect()
+	en := e.refresh()
 	if verifyReady {
-		full := e.fullEnabled(nil)
-		if fmt.Sprint(gids(full)) != fmt.Sprint(gids(en)) {
-			panic(fmt.Sprintf("period: incremental enabled set %v, full pass %v", gids(en), gids(full)))
-		}
+		e.verifyEnabled()
 	}
 	return en
+}
+
+// verifyEnabled checks the enabled set against a full pass, and what is kept
+// of it (events, flags, the heap) against what it stands for.
+func (e *engine) verifyEnabled() {
+	r := &e.rs
+	en := r.en
+	full := e.fullEnabled(nil)
+	if fmt.Sprint(gids(full)) != fmt.Sprint(gids(en)) {
+		panic(fmt.Sprintf("period: incremental enabled set %v, full pass %v", gids(en), gids(full)))
+	}
+	if len(r.evs) != len(en) || len(r.ins)+len(r.del) > 0 {
+		panic(fmt.Sprintf("period: %d enabled, %d events, %d and %d to flush", len(en), len(r.evs), len(r.ins), len(r.del)))
+	}
+	for i, g := range en {
+		if ev := (strategy.Event{G: g.id, Op: g.p.op, Obj: g.p.obj, Site: g.p.site}); r.evs[i] != ev || !g.inEn {
+			panic(fmt.Sprintf("period: enabled g%s has event %+v, pending %+v (inEn %v)", g.path, r.evs[i], ev, g.inEn))
+		}
+		if g.passedAt > r.maxAt {
+			panic(fmt.Sprintf("period: enabled g%s passed over at %d, above the bound %d", g.path, g.passedAt, r.maxAt))
+		}
+		if g.lockOK && (g.inCand || g.fast || g.p.wait != waitLock) {
+			panic(fmt.Sprintf("period: enabled g%s ready at a lock, candidate %v, fast %v", g.path, g.inCand, g.fast))
+		}
+		if g.fast && g.inCand || g.fast != (alwaysReady(g) || g.p.op == strategy.OpSleep) || !g.placed || g.queued {
+			panic(fmt.Sprintf("period: enabled g%s at %v: fast %v, candidate %v", g.path, g.p.op, g.fast, g.inCand))
+		}
+	}
+	n := 0
+	for _, g := range e.gs {
+		if g.inEn {
+			n++
+		}
+	}
+	if n != len(en) {
+		panic(fmt.Sprintf("period: %d goroutines marked enabled, %d in the enabled set", n, len(en)))
+	}
 }
 
 func gids(gs []*gstate) []string {

@@ -5,6 +5,7 @@ package rt
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -196,4 +197,77 @@ func BenchmarkSwitchVsHandoff(b *testing.B) {
 	b.ReportMetric(float64(sw.Nanoseconds())/float64(b.N), "switch-ns")
 	b.ReportMetric(float64(ho.Nanoseconds())/float64(b.N), "handoff-ns")
 	b.ReportMetric(float64(sw)/float64(ho), "x-handoff")
+}
+
+// allEnabled: n goroutines each do k atomic adds on one counter, so that
+// nearly all of them are enabled at every decision (each waits at an atomic,
+// which is always ready).
+func allEnabled(n, k int) func() {
+	return func() {
+		var x int64
+		var wg sync.WaitGroup
+		WGAdd("add", &wg, n)
+		for i := 0; i < n; i++ {
+			Go("go", func() {
+				for j := 0; j < k; j++ {
+					atomic.AddInt64(Atomic("add", &x), 1)
+				}
+				WGDone("done", &wg)
+			})
+		}
+		WGWait("wait", &wg)
+		if x != int64(n*k) {
+			panic(fmt.Sprintf("x %d, want %d", x, n*k))
+		}
+	}
+}
+
+// readLocked: n goroutines each look k times into a map under a read lock
+// (a read-locked Contains): three key points of four are reads, always
+// ready, the fourth an RLock or RUnlock.
+func readLocked(n, k int) func() {
+	return func() {
+		var mu sync.RWMutex
+		m := map[int]int{1: 1}
+		var wg sync.WaitGroup
+		WGAdd("add", &wg, n)
+		for i := 0; i < n; i++ {
+			Go("go", func() {
+				for j := 0; j < k; j++ {
+					RLock("rlock", &mu)
+					_ = MapR("contains", m)[j]
+					_ = MapR("contains", m)[j+1]
+					RUnlock("runlock", &mu)
+				}
+				WGDone("done", &wg)
+			})
+		}
+		WGWait("wait", &wg)
+	}
+}
+
+// BenchmarkAllEnabled: ns per key point (ns/op) when every goroutine is
+// enabled at once (random strategy, race detection off); a decision's cost
+// should not grow with n.
+func BenchmarkAllEnabled(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		b.Run(fmt.Sprintf("goroutines=%d", n), func(b *testing.B) {
+			st, err := strategy.New("random", strategy.Options{Seed: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			st.Begin()
+			runControlledWith(Config{NoRace: true}, st, allEnabled(n, max(1, b.N/n)))
+		})
+	}
+	for _, n := range []int{10, 1000} {
+		b.Run(fmt.Sprintf("readlocked/goroutines=%d", n), func(b *testing.B) {
+			st, err := strategy.New("random", strategy.Options{Seed: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			st.Begin()
+			runControlledWith(Config{NoRace: true}, st, readLocked(n, max(1, b.N/n/4)))
+		})
+	}
 }

@@ -32,6 +32,12 @@ type mutexModel struct {
 	// Writers outside control waiting for it: controlled goroutines that
 	// come later wait for them.
 	outsideWait int
+	// Goroutines found ready at a waitLock (in the enabled set, not
+	// candidates): they are looked at again once held, announce or
+	// outsideWait changes (lockChanged). epoch: the run they belong to.
+	lockReady []waitRef
+	epoch     uint32
+	changedAt int // e.rs.decisions at the last change (lockStable)
 }
 
 type lockHold struct {
@@ -115,11 +121,13 @@ func (e *engine) lock(g *gstate, site string, p unsafe.Pointer) {
 	if mm.readers > 0 {
 		// RWMutex writer: take the writer slot now (new readers block), then wait for the readers to leave.
 		mm.announce = g
+		e.lockChanged(mm)
 		g.p = pending{op: strategy.OpLock, site: site, obj: uintptr(p), wait: waitReaders, mm: mm}
 		e.point(g)
 		mm.announce = nil
 	}
 	mm.held = true
+	e.lockChanged(mm)
 	mm.holder = lockHold{g, site}
 	// Readers that already left (RUnlock) happen before this writer too.
 	e.rAcquire(g, p)
@@ -133,6 +141,7 @@ func (e *engine) unlock(g *gstate, site string, p unsafe.Pointer, what string) {
 		e.fatal(g, site, "sync: unlock of unlocked "+what)
 	}
 	mm.held = false
+	e.lockChanged(mm)
 	mm.holder = lockHold{}
 	e.release(g, p)
 }
@@ -175,6 +184,7 @@ func (e *engine) tryLock(g *gstate, site string, p unsafe.Pointer, read bool) bo
 		mm.rholders = append(mm.rholders, lockHold{g, site})
 	} else {
 		mm.held = true
+		e.lockChanged(mm)
 		mm.holder = lockHold{g, site}
 		e.rAcquire(g, p)
 	}

@@ -90,7 +90,8 @@ type Event struct {
 // The engine guarantees: Begin is called before every run and the run happens
 // only if it returned true; Next receives a non-empty slice of the pending
 // events of all enabled goroutines, sorted by GID, and must return an index
-// into it; Choose receives n >= 2; End is called once after every run that
+// into it without modifying or keeping the slice (the engine keeps it from
+// one decision to the next); Choose receives n >= 2; End is called once after every run that
 // Begin started, also when the run found a bug or was cut short.
 // A strategy must be deterministic given its seed and the runs it observed.
 type Strategy interface {
