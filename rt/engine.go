@@ -1259,9 +1259,9 @@ func (e *engine) outsideGrace() bool {
 }
 
 // quickPerCheck: the watchdog probes for a current goroutine blocked for
-// real this many times between two full checks (every 2 ms, for checks
+// real this many times between two full checks (every 5 ms, for checks
 // every 20 ms).
-const quickPerCheck = 10
+const quickPerCheck = 4
 
 // kickIdle is called by a goroutine outside control after it operated on a
 // channel (a worker sending a result) without e.mu: if the run is idle,
@@ -1394,7 +1394,7 @@ func (e *engine) watchdog() (stop func()) {
 		}
 		probed = lastProgress
 		if g := e.cur; g != nil && e.transit == 0 {
-			if realBlocked(g.goid) {
+			if waitsForOthers(g.goid) {
 				detach(g, true)
 			}
 		} else if e.transit > 0 && !e.free {
@@ -1402,7 +1402,7 @@ func (e *engine) watchdog() (stop func()) {
 			// blocked for real (a reader back at its socket after
 			// handing over what it read): the run must not wait for it.
 			for _, g := range e.gs {
-				if g.settling && g.status == gRunning && realBlocked(g.goid) {
+				if g.settling && g.status == gRunning && waitsForOthers(g.goid) {
 					e.settle(g)
 					e.realWait(g)
 					if e.realAnchor.IsZero() && !e.bubble {
@@ -1454,7 +1454,9 @@ func (e *engine) watchdog() (stop func()) {
 		}
 		if g := e.cur; g != nil && e.transit == 0 && now.Sub(stalledSince) >= limit/50 {
 			if blocked := realBlocked(g.goid); blocked || now.Sub(stalledSince) > limit {
-				detach(g, blocked)
+				// A real sleep is detached as before, but keeps virtual
+				// time: only waits for others are real time passing.
+				detach(g, blocked && waitsForOthers(g.goid))
 			}
 		}
 		if e.cur == nil && e.detached > 0 && e.transit == 0 {

@@ -92,6 +92,19 @@ func realBlocked(id int64) bool {
 	return !runningStatus(status)
 }
 
+// waitsForOthers is realBlocked, but not for a sleep: a goroutine blocked
+// on I/O, a channel or a lock of code Period does not see waits for
+// someone, and the others must run beside it at once (the watchdog's
+// probe); a real sleep (jitter, a library's backoff) ends on its own, and
+// detaching it at once would let real timing pick the schedule.
+func waitsForOthers(id int64) bool {
+	if !realBlocked(id) {
+		return false
+	}
+	_, status := stackAndStatus(id)
+	return !strings.HasPrefix(status, "sleep")
+}
+
 // stackAndStatus is goroutine id's stack and its status ("running",
 // "chan receive"...); nil if it is gone.
 func stackAndStatus(id int64) ([]byte, string) {

@@ -1,0 +1,55 @@
+package condlocker
+
+import (
+	"sync"
+	"testing"
+)
+
+// A consumer waits on the queue's condition while producers put: no
+// verdict (the process died of "unlock of unlocked mutex": the condition
+// unlocked the real embedded mutex the model had locked).
+func TestQueueIsItsCondsLocker(t *testing.T) {
+	q := NewQueue()
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			q.Put(i)
+		}()
+	}
+	sum := 0
+	for range 3 {
+		sum += q.Take()
+	}
+	wg.Wait()
+	if sum != 3 {
+		t.Fatalf("sum %d", sum)
+	}
+}
+
+// A Locker with Lock and Unlock of its own keeps them: Wait relocks
+// through Counted.Lock, which counts.
+func TestOwnLockMethodsRun(t *testing.T) {
+	c := NewCounted()
+	done := make(chan bool)
+	go func() {
+		c.Lock()
+		for !c.ready {
+			c.cond.Wait()
+		}
+		c.Unlock()
+		done <- true
+	}()
+	c.Lock()
+	c.ready = true
+	c.Unlock()
+	c.cond.Broadcast()
+	<-done
+	c.Lock()
+	n := c.locks
+	c.Unlock()
+	if n < 3 {
+		t.Fatalf("%d locks through Counted.Lock", n)
+	}
+}

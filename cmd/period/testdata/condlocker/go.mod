@@ -1,0 +1,3 @@
+module example.com/condlocker
+
+go 1.25
