@@ -71,16 +71,15 @@ const (
 )
 
 type gstate struct {
-	realWaited bool // detached while blocked for real: its next hook acquires every clock (realWoken)
-	id         strategy.GID
-	path       string
-	goid       int64
-	status     gstatus
-	wake       chan struct{}
-	p          pending
-	seq        uint64 // order of arrival at the current key point (FIFO for partners)
-	children   int
-	parent     *gstate
+	id       strategy.GID
+	path     string
+	goid     int64
+	status   gstatus
+	wake     chan struct{}
+	p        pending
+	seq      uint64 // order of arrival at the current key point (FIFO for partners)
+	children int
+	parent   *gstate
 
 	fired    int        // select case chosen for this goroutine (by the scheduler or a partner)
 	partner  bool       // woken to complete a rendezvous started by the current goroutine
@@ -201,10 +200,10 @@ type engine struct {
 	graceStep     int           // the step it began at
 	graceFor      time.Duration // how long it waits (outsideGrace)
 	realAnchor    time.Time     // when a goroutine began to wait for real (network, a child process) while none else did (catchUp); zero: none waits
+	vAnchor       int64         // the virtual instant then
 	anchorOutside bool          // realAnchor was set by a wait for goroutines outside control: it ends at the next step
 	idle          bool          // decide left nobody current to wait for goroutines outside control or detached (kickIdle)
 	handedOut     int           // values a controlled send or receive exchanged with a goroutine outside control in this run: its work may wake controlled ones (outsideGrace)
-	vAnchor       int64         // the virtual instant then
 	signalAt      time.Time     // when the process last sent itself a signal (SyscallKill)
 	seq           uint64
 	steps         int
@@ -364,9 +363,6 @@ func (e *engine) enter() (*gstate, mode) {
 	if g.status == gDetached {
 		e.detachedHooks++ // it still runs instrumented code (watchdog)
 		e.catchUp()       // it may be back from a real wait: time.Since must show it
-		if g.realWaited {
-			e.realWoken(g)
-		}
 	}
 	return g, modeControl
 }
@@ -1134,8 +1130,6 @@ func (e *engine) run(t *testing.T, f func()) {
 	e.rootExit(root, nil)
 }
 
-// rootExit is the end of the test function: the other goroutines go on until
-// they finish or block (then they leak).
 // panicValue formats r as %v does, before e.mu is taken: its Error or
 // Format method may be instrumented code whose hooks take e.mu (an error of
 // github.com/pkg/errors panicked from a deferred Close: the test process
@@ -1154,6 +1148,8 @@ func (e *engine) panicValue(g *gstate, r any) string {
 	return v
 }
 
+// rootExit is the end of the test function: the other goroutines go on until
+// they finish or block (then they leak).
 func (e *engine) rootExit(root *gstate, r any) {
 	var stack []byte
 	var value string

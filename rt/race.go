@@ -201,11 +201,6 @@ type epoch struct {
 	site string
 	path string
 	kind accessKind
-	// detached: made while its goroutine ran outside the engine's order
-	// (back from a real wait, before its next key point): what it
-	// exchanged through the pipe or socket it waited on is ordered by
-	// synchronisation Period does not see, so it is not reported.
-	detached bool
 }
 
 // accessKind says what an access was, for reports.
@@ -250,12 +245,11 @@ type raceState struct {
 	vars  map[unsafe.Pointer]*raceVar
 	ctxs  map[*hchan]*vctx   // Done channels of virtual contexts
 	seen  map[[2]string]bool // reported pairs of sites
-	// realWaitAt is, for each goroutine that waited for real (a pipe, the
-	// network) in this run, its own clock just before its last such wait:
-	// its accesses may be ordered with others' by synchronisation Period
-	// does not see (io.Pipe's channels), as -race sees it, so they are
-	// not reported as racing (realWait).
-	realWaitAt map[strategy.GID]uint32
+	// realWaiters are the goroutines that waited for real (a pipe, a
+	// socket) in this run: they are ordered with others by
+	// synchronisation Period does not see (io.Pipe's channels), which
+	// -race sees, so none of their races is reported (realWait).
+	realWaiters map[strategy.GID]bool
 	// stacks holds, per access site, the stack of the first access seen
 	// there (in any run): one runtime.Callers per site, so that a report can
 	// show a call path to the earlier access too.
@@ -289,7 +283,7 @@ func (r *raceState) reset(on bool) {
 	seen, stacks := r.seen, r.stacks
 	*r = raceState{on: on, objs: map[unsafe.Pointer]*vc{}, robjs: map[unsafe.Pointer]*vc{},
 		chans: map[*hchan]*chanClocks{}, ctxs: map[*hchan]*vctx{}, vars: map[unsafe.Pointer]*raceVar{}, seen: seen, stacks: stacks,
-		realWaitAt: map[strategy.GID]uint32{}}
+		realWaiters: map[strategy.GID]bool{}}
 	if r.seen == nil {
 		r.seen = map[[2]string]bool{}
 	}
@@ -308,31 +302,11 @@ func (r *raceState) obj(p unsafe.Pointer, m map[unsafe.Pointer]*vc) *vc {
 }
 
 // realWait: g is blocked for real in code Period does not see (a read of
-// an io.Pipe, a net.Conn): whoever wakes it may be ordered after g's past
-// through synchronisation that -race sees and Period does not. e.mu is
-// held.
+// an io.Pipe, a net.Conn); whoever wakes it may be ordered with it through
+// synchronisation that -race sees and Period does not. e.mu is held.
 func (e *engine) realWait(g *gstate) {
-	if !e.race.on {
-		return
-	}
-	e.race.realWaitAt[g.id] = g.vc.get(g.id)
-	g.vc.tick(g.id)
-	g.realWaited = true
-}
-
-// realWoken: g is back from a real wait; what woke it may carry any other
-// goroutine's past (the writer of the pipe it read), so g acquires every
-// goroutine's clock. A report can only be missed this way, never made up.
-// e.mu is held.
-func (e *engine) realWoken(g *gstate) {
-	g.realWaited = false
-	if !e.race.on {
-		return
-	}
-	for _, h := range e.gs {
-		if h != g && h.status != gDone {
-			g.vc.join(h.vc)
-		}
+	if e.race.on {
+		e.race.realWaiters[g.id] = true
 	}
 }
 
@@ -525,7 +499,7 @@ func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site string, kind acce
 	if _, ok := e.race.stacks[site]; !ok {
 		e.race.stacks[site] = siteStack{path: g.path, pcs: callers()}
 	}
-	now := epoch{g: g.id, c: g.vc.get(g.id), site: site, path: g.path, kind: kind, detached: g.status == gDetached}
+	now := epoch{g: g.id, c: g.vc.get(g.id), site: site, path: g.path, kind: kind}
 	write := kind == plainWrite || kind == wgWait
 	if v.hasW && v.w.g != g.id && v.w.c > g.vc.get(v.w.g) {
 		e.raceFound(v.w, now)
@@ -635,16 +609,10 @@ func formatPCs(pcs []uintptr) string {
 // one, unless that pair of sites was reported already; it reports whether it
 // reported.
 func (e *engine) raceFound(prev, cur epoch) bool {
-	if prev.detached || cur.detached {
-		return false
-	}
-	// A goroutine that waited for real in this run (a pipe, a socket)
-	// talks through synchronisation Period does not see: where it is
-	// ordered with others is unknown, so none of its races is reported.
-	if _, ok := e.race.realWaitAt[prev.g]; ok {
-		return false
-	}
-	if _, ok := e.race.realWaitAt[cur.g]; ok {
+	// A goroutine that waited for real in this run talks through
+	// synchronisation Period does not see: where it is ordered with
+	// others is unknown, so none of its races is reported.
+	if e.race.realWaiters[prev.g] || e.race.realWaiters[cur.g] {
 		return false
 	}
 	pair := [2]string{prev.site, cur.site}

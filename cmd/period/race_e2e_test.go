@@ -184,8 +184,7 @@ func racePairs(out []byte) map[string]map[string]bool {
 
 // Accesses ordered by an io.Pipe or a net.Pipe (channels and locks of the
 // standard library, which -race sees and Period does not) are not reported
-// as racing: a goroutine back from a real wait acquires every goroutine's
-// clock, and what goroutines do around such waits is not checked
+// as racing: a goroutine that waited for real in a run reports no race
 // (rabbitmq/amqp091-go's client tests were reported racing). A race between
 // goroutines beside the conversation is still found. (Not minimised: the
 // minimisation of a schedule with real I/O can wait two minutes for a
