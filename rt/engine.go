@@ -1218,6 +1218,13 @@ const (
 // not the watchdog's coarser tick): code that races the network against a
 // timer (a hedged request) sees the timer fire about when it would.
 func (e *engine) outsideGrace() bool {
+	if e.bubble && e.outside == 0 && e.handedOut == 0 && !e.selfSignaled() && e.detachedDurablyBlocked() {
+		// In a synctest bubble a goroutine blocked on a channel or lock
+		// of code Period does not see (a net.Pipe's) is durably blocked,
+		// as synctest defines it: only the bubble can wake it, and the
+		// bubble's clock moves at once, as it does under go test.
+		return false
+	}
 	if e.graceFrom.IsZero() || e.graceStep != e.steps {
 		e.graceFrom, e.graceStep = time.Now(), e.steps
 		e.graceFor = outsideGraceTime
@@ -1305,6 +1312,28 @@ func (e *engine) countDetached() int {
 		}
 	}
 	return n
+}
+
+// detachedDurablyBlocked reports whether every detached goroutine is
+// blocked on a channel, a select or a sync lock in the Go runtime (not on
+// I/O, a system call or a sleep, not running). e.mu is held.
+func (e *engine) detachedDurablyBlocked() bool {
+	var ids []int64
+	for _, g := range e.gs {
+		if g.status == gDetached {
+			ids = append(ids, g.goid)
+		}
+	}
+	if len(ids) == 0 {
+		return false
+	}
+	statuses := goroutineStatuses()
+	for _, id := range ids {
+		if !durableStatus(statuses[id]) {
+			return false
+		}
+	}
+	return true
 }
 
 // undetach counts a detached goroutine back (it reached a hook or ended),

@@ -105,6 +105,41 @@ func waitsForOthers(id int64) bool {
 	return !strings.HasPrefix(status, "sleep")
 }
 
+// goroutineStatuses maps every goroutine's id to its status, from one
+// dump of all stacks.
+func goroutineStatuses() map[int64]string {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	m := map[int64]string{}
+	for _, b := range bytes.Split(buf, []byte("\n\n")) {
+		rest, ok := bytes.CutPrefix(b, []byte("goroutine "))
+		if !ok {
+			continue
+		}
+		sp, i, j := bytes.IndexByte(rest, ' '), bytes.IndexByte(rest, '['), bytes.IndexByte(rest, ']')
+		if sp < 0 || i < sp || j < i {
+			continue
+		}
+		if id, err := strconv.ParseInt(string(rest[:sp]), 10, 64); err == nil {
+			m[id] = string(rest[i+1 : j])
+		}
+	}
+	return m
+}
+
+// durableStatus reports whether a goroutine status is a block that only
+// another goroutine can end (synctest's "durably blocked"): a channel
+// operation, a select, a sync lock, condition or WaitGroup; not I/O, a
+// system call or a sleep. A status may carry ", N minutes".
+func durableStatus(status string) bool {
+	for _, p := range []string{"chan receive", "chan send", "select", "sync.", "semacquire"} {
+		if strings.HasPrefix(status, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // stackAndStatus is goroutine id's stack and its status ("running",
 // "chan receive"...); nil if it is gone.
 func stackAndStatus(id int64) ([]byte, string) {

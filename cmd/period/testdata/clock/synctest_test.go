@@ -1,6 +1,7 @@
 package clock
 
 import (
+	"net"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -32,5 +33,40 @@ func TestSynctestBubble(t *testing.T) {
 		if el := time.Since(start); el != 2*time.Second {
 			t.Errorf("elapsed %v in the bubble, want exactly 2s", el)
 		}
+	})
+}
+
+// A goroutine blocked on a net.Pipe (a channel inside the standard library,
+// which Period does not control) is durably blocked in a bubble, as synctest
+// defines it: the bubble's clock moves at once, and an hour of sleeps
+// takes no real hour (nor a real second per sleep).
+func TestSynctestPipeServer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		client, server := net.Pipe()
+		go func() {
+			buf := make([]byte, 1)
+			for {
+				if _, err := server.Read(buf); err != nil {
+					return
+				}
+				server.Write(buf)
+			}
+		}()
+		start := time.Now()
+		buf := []byte{'x'}
+		for i := 0; i < 120; i++ {
+			time.Sleep(30 * time.Second)
+			if _, err := client.Write(buf); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := client.Read(buf); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if el := time.Since(start); el != time.Hour {
+			t.Errorf("elapsed %v in the bubble, want exactly 1h", el)
+		}
+		client.Close()
+		server.Close()
 	})
 }
