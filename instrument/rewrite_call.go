@@ -406,6 +406,13 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 			out.Ellipsis, out.Rparen = c.Ellipsis, c.Rparen
 			return out
 		}
+		if fn.Pkg().Path() == "context" && fn.Name() == "Done" && sig.Params().Len() == 0 {
+			// ctx.Done() with ctx a context.Context: a real deadline
+			// (a standard library's timer) becomes one of the clock's
+			out := r.hook(pos, "CtxDone", r.expr(f.X))
+			out.Rparen = c.Rparen
+			return out
+		}
 		if fn.Pkg().Path() == "testing" && fn.Name() == "Context" && sig.Params().Len() == 0 {
 			// tb.Context() with tb a testing.TB
 			out := r.hook(pos, "TContext", r.site(pos), r.expr(f.X))

@@ -134,3 +134,31 @@ func TestContextDeadlineOnRequest(t *testing.T) {
 		t.Fatalf("after %v", took)
 	}
 }
+
+// slowTransport answers after a sleep of the test's clock, racing the
+// request's context as a mock transport does (jarcoal/httpmock).
+type slowTransport struct{ d time.Duration }
+
+func (s slowTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	res := make(chan error, 1)
+	go func() {
+		time.Sleep(s.d)
+		res <- nil
+	}()
+	select {
+	case <-req.Context().Done():
+		return nil, req.Context().Err()
+	case <-res:
+		return &http.Response{StatusCode: 200, Body: http.NoBody, Request: req}, nil
+	}
+}
+
+// http.Client's Timeout is a context the standard library cancels with a
+// real timer: 5 ms of it end before a transport's 1 s sleep, as on a
+// machine, not after the clock jumped over that sleep at once.
+func TestClientTimeoutBeatsSlowTransport(t *testing.T) {
+	client := &http.Client{Timeout: 5 * time.Millisecond, Transport: slowTransport{time.Second}}
+	if _, err := client.Get("http://example.invalid/"); err == nil {
+		t.Error("a 1 s response beat the client's 5 ms timeout")
+	}
+}
