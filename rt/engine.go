@@ -251,7 +251,7 @@ type engine struct {
 	// step limit, config.stepLimit).
 	plainAccesses int
 	runDone       chan struct{}
-	exited        sync.WaitGroup // real goroutines of the run, for teardown
+	exited        *sync.WaitGroup // real goroutines of the run, for teardown (a new one each run: one left blocked for real must not hold up the next runs' teardowns)
 	bugs          []bug
 	traceTo       *os.File // crash recovery: every step goes to disk as it happens
 	failed        func() bool
@@ -291,7 +291,7 @@ func allPaths() []string {
 var eng = newEngine()
 
 func newEngine() *engine {
-	e := &engine{byGoid: map[int64]*gstate{}}
+	e := &engine{byGoid: map[int64]*gstate{}, exited: new(sync.WaitGroup)}
 	e.cond = sync.NewCond(&e.mu)
 	return e
 }
@@ -867,6 +867,46 @@ func (e *engine) leftRunning() {
 	e.stop()
 }
 
+// afterRootRealWait is how long, after the test returned, goroutines
+// blocked for real (a server's Accept nobody closes) are waited for before
+// they are reported as a leak, as goleak retries for about a second.
+const afterRootRealWait = time.Second
+
+// detachedAllWaiting tells whether every detached goroutine waits for real
+// for someone else (I/O, a channel or lock of code Period does not
+// control), not computing or sleeping. e.mu is held.
+func (e *engine) detachedAllWaiting() bool {
+	for _, g := range e.gs {
+		if g.status == gDetached && !waitsForOthers(g.goid) {
+			return false
+		}
+	}
+	return true
+}
+
+// leftWaitingOutside ends a run whose test returned while goroutines still
+// wait for real in code Period does not control: they and the controlled
+// goroutines still blocked are a leak (go test would leave them behind;
+// goleak reports them), not a schedule to abandon. e.mu is held.
+func (e *engine) leftWaitingOutside() {
+	var left []*gstate
+	n := 0
+	for _, g := range e.gs {
+		switch g.status {
+		case gDetached:
+			n++
+			left = append(left, g)
+		case gParked, gSubtest:
+			left = append(left, g)
+		}
+	}
+	if ls := e.describe(e.leaking(left)); len(ls.gs) > 0 {
+		e.report(ls.bug("leak", fmt.Sprintf("%d goroutine(s) still blocked after the test returned, %d of them for over %v in code Period does not control (I/O, a system call, a lock or channel of the standard library):\n",
+			len(ls.gs), n, afterRootRealWait)))
+	}
+	e.stop()
+}
+
 // leaking drops from stuck what -leaks and -ignore-leak say not to report.
 func (e *engine) leaking(stuck []*gstate) []*gstate {
 	if e.cfg.Leaks == "off" {
@@ -934,7 +974,17 @@ func (e *engine) describe(stuck []*gstate) stuckReport {
 		if g.status == gSubtest {
 			what = "t.Run (waiting for its subtest)"
 		}
-		fmt.Fprintf(&b, "  goroutine g%s blocked on %s at %s", g.path, what, g.p.site)
+		if g.status == gDetached {
+			// Waiting in code Period does not control: where, from its stack.
+			st, status := stackAndStatus(g.goid)
+			where := stuckFrame(st)
+			if where == "" {
+				where = g.lastSite
+			}
+			fmt.Fprintf(&b, "  goroutine g%s blocked for real (%s) in code Period does not control at %s", g.path, status, where)
+		} else {
+			fmt.Fprintf(&b, "  goroutine g%s blocked on %s at %s", g.path, what, g.p.site)
+		}
 		fn := entryFunc(funcs[g.goid], g.created)
 		if fn != "" {
 			fmt.Fprintf(&b, " in %s", fn)
@@ -1028,12 +1078,12 @@ func (e *engine) spawn(parent *gstate, site string, f func(), creator uintptr) *
 	g.seq = e.seq
 	e.parked(g)
 	e.exited.Add(1)
-	go e.goroutineMain(g, f)
+	go e.goroutineMain(g, f, e.exited)
 	return g
 }
 
-func (e *engine) goroutineMain(g *gstate, f func()) {
-	defer e.exited.Done()
+func (e *engine) goroutineMain(g *gstate, f func(), exited *sync.WaitGroup) {
+	defer exited.Done()
 	e.mu.Lock()
 	g.goid = goid()
 	e.byGoid[g.goid] = g
@@ -1197,12 +1247,39 @@ func (e *engine) rootExit(root *gstate, r any) {
 // uncontrolled code is abandoned (it can no longer reach the engine).
 func (e *engine) teardown() {
 	done := make(chan struct{})
-	go func() { e.exited.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(e.cfg.watchdog * 4):
+	exited := e.exited
+	go func() { exited.Wait(); close(done) }()
+	limit := time.After(e.cfg.watchdog * 4)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+wait:
+	for {
+		select {
+		case <-done:
+			break wait
+		case <-limit:
+			break wait
+		case <-tick.C:
+			if e.onlyBlockedOutsideLeft() {
+				break wait // they wait for real for what will not come
+			}
+		}
 	}
 	e.active.Store(false)
+}
+
+// onlyBlockedOutsideLeft tells whether every goroutine of the ended run
+// that has not exited is detached and waits for real for others (a server's
+// Accept nobody closes).
+func (e *engine) onlyBlockedOutsideLeft() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, g := range e.gs {
+		if g.status != gDone && (g.status != gDetached || !waitsForOthers(g.goid)) {
+			return false
+		}
+	}
+	return true
 }
 
 // The clock waits, in real time, for detached goroutines (blocked in code
@@ -1504,6 +1581,10 @@ func (e *engine) watchdog() (stop func()) {
 			}
 			if idleSince.IsZero() {
 				idleSince, idleHooks = now, e.detachedHooks
+			} else if e.rootDone && now.Sub(idleSince) > afterRootRealWait && e.detachedHooks == idleHooks && e.detachedAllWaiting() {
+				e.leftWaitingOutside()
+				e.mu.Unlock()
+				return false
 			} else if now.Sub(idleSince) > e.cfg.hangAfter && !e.busyDetached(now.Sub(idleSince), idleHooks) {
 				var where string
 				for _, g := range e.gs {

@@ -429,6 +429,7 @@ func (e *engine) resetRun(idx int) {
 	e.graceFrom, e.graceStep = time.Time{}, 0
 	e.realAnchor, e.vAnchor, e.anchorOutside = time.Time{}, 0, false
 	e.handedOut, e.idle, e.realDeadlines = 0, false, e.realDeadlines[:0]
+	e.exited = new(sync.WaitGroup)
 	e.stepStamp.Store(time.Now().UnixNano())
 	e.detachedHooks = 0
 	e.afterRoot, e.rootAt, e.rootSteps = 0, 0, 0

@@ -33,6 +33,13 @@ func goFrom(site string, f func(), skip int) {
 	var pc [1]uintptr
 	runtime.Callers(skip, pc[:])
 	e.spawn(g, site, f, pc[0])
+	if g.status == gDetached && e.cur == nil && e.transit == 0 && !e.finished && !e.free {
+		// A detached parent (it computed long, or came back from a real
+		// wait, with no key point since) decides nothing: with nobody
+		// current the child would wait for a decision that never comes
+		// while the parent blocks on it for real (a pipe it then reads).
+		e.decide(nil)
+	}
 	e.hookDone(g) // in free mode the child may start at once
 }
 
@@ -121,14 +128,15 @@ func TRun(site string, t *testing.T, name string, f func(*testing.T)) bool {
 	e.cur = c
 	g.status = gSubtest
 	g.p.site = site
-	e.exited.Add(2) // the subtest goroutine and the helper calling t.Run
+	exited := e.exited
+	exited.Add(2) // the subtest goroutine and the helper calling t.Run
 	e.mu.Unlock()
 	var ok bool
 	go func() {
-		defer e.exited.Done()
+		defer exited.Done()
 		defer close(c.sub.realDone)
 		ok = t.Run(name, func(t *testing.T) {
-			defer e.exited.Done()
+			defer exited.Done()
 			e.mu.Lock()
 			c.t = t
 			c.goid = goid()

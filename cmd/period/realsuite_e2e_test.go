@@ -659,7 +659,7 @@ func TestPanicValueFormattedByInstrumentedCode(t *testing.T) {
 func TestRealWaitsTakeRealTime(t *testing.T) {
 	for _, st := range []string{"period", "random", "pct"} {
 		t.Run(st, func(t *testing.T) {
-			checkLangProgram(t, "testdata/realwait", 7, nil, "-budget", "10", "-strategy", st)
+			checkLangProgram(t, "testdata/realwait", 8, nil, "-budget", "10", "-strategy", st)
 		})
 	}
 }
@@ -693,4 +693,25 @@ func TestSelfSignalHandledBeforeTimeMovesOn(t *testing.T) {
 // one runs alone there (tidwall/buntdb's tests share "data.db").
 func TestTestsSharingAFileAreConfirmedAlone(t *testing.T) {
 	checkLangProgram(t, "testdata/sharedfile", 2, nil, "-p", "2", "-budget", "20", "-strategy", "random")
+}
+
+// A goroutine left waiting for real when the test returns (a server's
+// Accept on a listener nobody closes) is a leak reported at once, with
+// where it waits and where it was created, not a schedule abandoned after
+// seconds (tidwall/redcon's TestServerUnix); the same server closed by the
+// test leaves nothing.
+func TestLeftInRealWaitIsALeak(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/realleak")
+	_, sums, stderr := periodJSON(t, "test", "-json", "-budget", "5", "-o", t.TempDir(), dir)
+	s := sums["TestServerNeverClosed"]
+	if len(s.Bugs) != 1 || s.Bugs[0].Kind != "leak" || s.Abandoned != 0 || s.Bugs[0].Created != "realleak_test.go:28" ||
+		!strings.Contains(s.Bugs[0].Message, "blocked for real (IO wait) in code Period does not control at realleak.go:10") {
+		t.Errorf("TestServerNeverClosed: want one leak in Accept, created at realleak_test.go:28: %+v %s", s, stderr)
+	}
+	if s := sums["TestServerClosed"]; len(s.Bugs) != 0 || s.Abandoned != 0 {
+		t.Errorf("TestServerClosed: %+v", s)
+	}
 }

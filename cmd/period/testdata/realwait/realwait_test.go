@@ -162,3 +162,22 @@ func TestClientTimeoutBeatsSlowTransport(t *testing.T) {
 		t.Error("a 1 s response beat the client's 5 ms timeout")
 	}
 }
+
+// A goroutine started by one back from a real wait (here a child process),
+// before any key point of its own, runs while its parent reads what it
+// writes through a pipe (tidwall/redcon's TestRandomCommands was abandoned:
+// the child waited for a decision nobody took).
+func TestSpawnAfterRealWait(t *testing.T) {
+	if err := exec.Command("sleep", "0.05").Run(); err != nil {
+		t.Skip(err)
+	}
+	rd, wr := io.Pipe()
+	go func() {
+		defer wr.Close()
+		io.WriteString(wr, "hello")
+	}()
+	b, err := io.ReadAll(rd)
+	if err != nil || string(b) != "hello" {
+		t.Fatalf("read %q, %v", b, err)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/realleak
+
+go 1.22
