@@ -3,6 +3,8 @@ package identity
 import (
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -58,7 +60,36 @@ func TestIdentity(t *testing.T) {
 	if err := t.Context().Err(); err != nil {
 		t.Errorf("t.Context() is done while the test runs: %v", err)
 	}
+	checkStacks(t)
 	count(t)
+}
+
+// checkStacks: the test is called by testing.tRunner, and a goroutine's
+// stack holds its function only, as under go test (a helper that names its
+// caller's package, jarcoal/httpmock's, found Period's runtime).
+func checkStacks(t *testing.T) {
+	pc, _, _, ok := runtime.Caller(2)
+	if fn := runtime.FuncForPC(pc); !ok || fn == nil || fn.Name() != "testing.tRunner" {
+		t.Errorf("the test's caller is %v, want testing.tRunner", fn.Name())
+	}
+	frames := make(chan []string)
+	go func() {
+		pcs := make([]uintptr, 32)
+		fs := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
+		var names []string
+		for {
+			f, more := fs.Next()
+			names = append(names, f.Function)
+			if !more {
+				break
+			}
+		}
+		frames <- names
+	}()
+	names := <-frames
+	if len(names) != 2 || !strings.HasSuffix(names[0], "checkStacks.func1") || names[1] != "runtime.goexit" {
+		t.Errorf("a goroutine's stack is %v, want its function and runtime.goexit", names)
+	}
 }
 
 // TestShort fails unless run with -short.
