@@ -331,3 +331,80 @@ func pgCmp(a, b []int) int {
 	}
 	return 0
 }
+
+// The serial generator skips the pairs that break a rule at some position
+// together with every pair after them that keeps the counts up to there:
+// what it returns is the plain filter of all pairs, in the same order, for
+// random slices with cut places, creators and literal prefixes.
+func TestPeriodGenSkipEqualsFilter(t *testing.T) {
+	rng := SplitMix{S: 7}
+	compared := 0
+	for trial := 0; trial < 3000; trial++ {
+		n := 2 + rng.Intn(2)
+		k := make([]int, n)
+		var cut [][]bool
+		par, born := make([]int, n), make([]int, n)
+		for i := range k {
+			k[i] = 1 + rng.Intn(9)
+			par[i] = -1
+		}
+		if rng.Intn(3) > 0 {
+			cut = make([][]bool, n)
+			for i := range cut {
+				cut[i] = make([]bool, k[i]+1)
+				for j := range cut[i] {
+					cut[i][j] = rng.Intn(3) == 0
+				}
+			}
+		}
+		usePar := rng.Intn(2) == 0
+		if usePar {
+			for i := 1; i < n; i++ {
+				par[i] = rng.Intn(i)
+				born[i] = 1 + rng.Intn(k[par[i]])
+			}
+		}
+		p := 1 + rng.Intn(5)
+		var fixT, fixN []int
+		if rng.Intn(4) == 0 && p > 1 {
+			fixT = []int{rng.Intn(n)}
+			if rng.Intn(2) == 0 {
+				fixN = []int{1 + rng.Intn(k[fixT[0]])}
+			}
+		}
+		mk := func() *pgSerialGen {
+			g := newPgSerialGen(k, p, fixT, fixN)
+			g.cut = cut
+			if usePar {
+				g.par, g.born = par, born
+			}
+			return g
+		}
+		var got, want []string
+		g := mk()
+		for {
+			pat, cnt, ok := g.nextRaw()
+			if !ok {
+				break
+			}
+			got = append(got, fmt.Sprint(pat, cnt))
+		}
+		ref := mk()
+		for {
+			pat, cnt, ok := ref.nextVec()
+			if !ok {
+				break
+			}
+			if (ref.cut == nil || ref.cutsOK()) && (ref.par == nil || ref.bornOK()) {
+				want = append(want, fmt.Sprint(pat, cnt))
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("k=%v p=%d cut=%v par=%v born=%v fix=%v/%v:\n got %v\nwant %v", k, p, cut, par, born, fixT, fixN, got, want)
+		}
+		compared += len(want)
+	}
+	if compared < 1000 {
+		t.Fatalf("only %d pairs compared", compared)
+	}
+}
