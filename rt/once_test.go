@@ -2,7 +2,10 @@
 
 package rt
 
-import "testing"
+import (
+	"sync"
+	"testing"
+)
 
 // A sync.OnceValue made at package level is package state: every schedule
 // starts with it unused, as the counter it bumps is restored too.
@@ -25,5 +28,23 @@ func TestOnceValuePackageLevelEverySchedule(t *testing.T) {
 	s := runChild(t, "once-package-level", Config{Budget: 20, Seed: 3})
 	if len(s.Bugs) > 0 || s.Schedules < 2 {
 		t.Fatalf("%d schedules, bugs %v", s.Schedules, s.Bugs)
+	}
+}
+
+// A Once the program resets (r.once = sync.Once{}, bubbletea's renderer
+// that can be restarted) runs its function again, as under go test: the
+// model follows the real Once (bubbletea's TestTeaExec leaked the renderer
+// goroutine a second stop never stopped).
+func TestOnceResetRunsAgain(t *testing.T) {
+	var o sync.Once
+	n := 0
+	runControlled(&alternate{}, func() {
+		OnceDo("first", &o, func() { n++ })
+		o = sync.Once{}
+		OnceDo("second", &o, func() { n++ })
+		OnceDo("third", &o, func() { n++ })
+	})
+	if n != 2 {
+		t.Fatalf("f ran %d times, want 2 (once, then once after the reset)", n)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/period-dev/period/strategy"
@@ -538,6 +539,11 @@ func OnceDo(site string, o *sync.Once, f func()) {
 	}
 	g.p = pending{op: strategy.OpOnce, site: site, obj: uintptr(unsafe.Pointer(o)), ready: func() bool { return !om.running }}
 	e.point(g)
+	if om.done && !onceDone(o) {
+		// The program reset the Once (r.once = sync.Once{}, a renderer
+		// that can be restarted): it runs f again, as under go test.
+		om.done = false
+	}
 	if om.done {
 		e.acquire(g, unsafe.Pointer(o))
 		e.hookDone(g)
@@ -553,6 +559,13 @@ func OnceDo(site string, o *sync.Once, f func()) {
 		e.hookDone(g) // the goroutines waiting for f may go
 	}()
 	o.Do(f)
+}
+
+// onceDone reads o's done flag, its first field: an atomic.Uint32 before
+// Go 1.25, an atomic.Bool followed by padding since; either way the first
+// four bytes are zero until f has run.
+func onceDone(o *sync.Once) bool {
+	return atomic.LoadUint32((*uint32)(unsafe.Pointer(o))) != 0
 }
 
 // OnceFunc is sync.OnceFunc(f), built on OnceDo so that waiting is controlled.
