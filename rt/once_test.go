@@ -48,3 +48,44 @@ func TestOnceResetRunsAgain(t *testing.T) {
 		t.Fatalf("f ran %d times, want 2 (once, then once after the reset)", n)
 	}
 }
+
+// yieldingLocker is a sync.Locker whose Unlock does more after unlocking
+// (pebble's flusherCond checks a queue there): a key point between the
+// Unlock of Cond.Wait and its wait.
+type yieldingLocker struct{ mu sync.Mutex }
+
+func (l *yieldingLocker) Lock() { Lock("locker.lock", &l.mu) }
+func (l *yieldingLocker) Unlock() {
+	Unlock("locker.unlock", &l.mu)
+	Gosched("locker.after")
+}
+
+func init() {
+	programs["cond-signal-during-unlock"] = func(t *testing.T) {
+		l := &yieldingLocker{}
+		c := NewCond(l)
+		ready := new(bool)
+		Go("signaler", func() {
+			l.Lock()
+			*W("ready.write", ready) = true
+			CondSignal("signal", c)
+			l.Unlock()
+		})
+		l.Lock()
+		for !*R("ready.read", ready) {
+			CondWait("wait", c)
+		}
+		l.Unlock()
+	}
+}
+
+// A Signal sent after Cond.Wait unlocked but before it waits wakes the
+// waiter, as sync.Cond's notifyListAdd before the Unlock makes it: every
+// schedule ends (a lost wake-up left pebble's LogWriter.Close waiting for
+// ever, reported as a hang).
+func TestCondSignalDuringUnlockWakes(t *testing.T) {
+	s := runChild(t, "cond-signal-during-unlock", Config{Strategy: "dfs", Budget: 500})
+	if len(s.Bugs) != 0 || s.Schedules < 3 {
+		t.Fatalf("%d schedules, bugs %v", s.Schedules, kinds(s))
+	}
+}

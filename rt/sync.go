@@ -641,14 +641,17 @@ func CondWait(site string, c *sync.Cond) {
 	case modeSkip:
 		return
 	}
+	// g waits from before it unlocks, as sync.Cond's notifyListAdd makes
+	// it: a Signal between the Unlock and the wait (another goroutine's,
+	// or one the Locker's own Unlock sends: pebble's flusherCond) wakes it.
+	cm := e.condOf(c)
+	cm.waiters = append(cm.waiters, g)
 	e.mu.Unlock()
 	LockerUnlock(site, c.L)
 	g, md = e.enter()
 	if md != modeControl {
 		return
 	}
-	cm := e.condOf(c)
-	cm.waiters = append(cm.waiters, g)
 	g.p = pending{op: strategy.OpCondWait, site: site, obj: uintptr(unsafe.Pointer(c)), ready: func() bool { return cm.signaled[g] }}
 	e.point(g)
 	delete(cm.signaled, g)
