@@ -981,7 +981,7 @@ func (e *engine) describe(stuck []*gstate) stuckReport {
 			if where == "" {
 				where = g.lastSite
 			}
-			fmt.Fprintf(&b, "  goroutine g%s blocked for real (%s) in code Period does not control at %s", g.path, status, where)
+			fmt.Fprintf(&b, "  goroutine g%s blocked for real (%s) at %s, inside code Period does not control", g.path, status, where)
 		} else {
 			fmt.Fprintf(&b, "  goroutine g%s blocked on %s at %s", g.path, what, g.p.site)
 		}

@@ -708,7 +708,7 @@ func TestLeftInRealWaitIsALeak(t *testing.T) {
 	_, sums, stderr := periodJSON(t, "test", "-json", "-budget", "5", "-o", t.TempDir(), dir)
 	s := sums["TestServerNeverClosed"]
 	if len(s.Bugs) != 1 || s.Bugs[0].Kind != "leak" || s.Abandoned != 0 || s.Bugs[0].Created != "realleak_test.go:28" ||
-		!strings.Contains(s.Bugs[0].Message, "blocked for real (IO wait) in code Period does not control at realleak.go:10") {
+		!strings.Contains(s.Bugs[0].Message, "blocked for real (IO wait) at realleak.go:10, inside code Period does not control") {
 		t.Errorf("TestServerNeverClosed: want one leak in Accept, created at realleak_test.go:28: %+v %s", s, stderr)
 	}
 	if s := sums["TestServerClosed"]; len(s.Bugs) != 0 || s.Abandoned != 0 {
