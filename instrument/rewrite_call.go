@@ -155,14 +155,49 @@ func (r *rewriter) call(c *ast.CallExpr) *ast.CallExpr {
 		}
 	}
 	if s, ok := fun.(*ast.SelectorExpr); ok && sel != nil && sel.Kind() == types.MethodVal {
+		recvType := r.info.TypeOf(s.X)
 		s.X = r.receiver(s.X, sel)
+		if realIOType(recvType) && (isPointer(recvType) || types.IsInterface(recvType)) {
+			s.X = r.hook(s.Pos(), "IO", s.X)
+		}
 	} else if _, isInst := fun.(*ast.IndexExpr); !isInst {
 		if _, isInst := fun.(*ast.IndexListExpr); !isInst {
 			c.Fun = r.expr(c.Fun)
 		}
 	}
-	r.args(c)
+	for i, a := range c.Args {
+		t := r.info.TypeOf(a)
+		c.Args[i] = r.expr(a)
+		if realIOType(t) {
+			c.Args[i] = r.hook(a.Pos(), "IO", c.Args[i])
+		}
+	}
 	return c
+}
+
+// realIOTypes are the standard library's connections, listeners, pipes and
+// files: a goroutine that reads or writes one synchronises with others
+// through the runtime's channels and locks inside them (a net.Pipe's),
+// which Period does not see; the rewriter passes them through rt.IO, which
+// marks the goroutine so that its races are not reported (as those of a
+// goroutine found waiting for real are not).
+var realIOTypes = map[string]bool{
+	"net.Conn": true, "net.Listener": true, "net.PacketConn": true,
+	"net.TCPConn": true, "net.UDPConn": true, "net.UnixConn": true, "net.IPConn": true,
+	"net.TCPListener": true, "net.UnixListener": true,
+	"crypto/tls.Conn": true, "io.PipeReader": true, "io.PipeWriter": true, "os.File": true,
+}
+
+// realIOType tells whether t, or what it points to, is one of realIOTypes.
+func realIOType(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	return realIOTypes[n.Obj().Pkg().Path()+"."+n.Obj().Name()]
 }
 
 func (r *rewriter) genericCallee(x ast.Expr) *types.Func {

@@ -59,3 +59,28 @@ func TestRaceBesidePipe(t *testing.T) {
 	<-done
 	<-done
 }
+
+// Holder keeps the connection a writer uses.
+type Holder struct{ Conn net.Conn }
+
+// A writer that reads h.Conn and writes to it never waits for real when the
+// reader is there first, yet the test's later write of h.Conn is ordered
+// after it through net.Pipe (mochi-mqtt's TestServerProcessOutboundQos2Flow
+// was reported racing): a goroutine that uses a connection reports no race.
+func TestNetPipeWriterNeverWaits(t *testing.T) {
+	r, w := net.Pipe()
+	got := make(chan string)
+	go func() {
+		b, _ := io.ReadAll(r)
+		got <- string(b)
+	}()
+	h := &Holder{Conn: w}
+	go func() {
+		h.Conn.Write([]byte("x"))
+		h.Conn.Close()
+	}()
+	if s := <-got; s != "x" {
+		t.Fatalf("read %q", s)
+	}
+	h.Conn = nil
+}
