@@ -175,6 +175,23 @@ func (r *rewriter) call(c *ast.CallExpr) *ast.CallExpr {
 	return c
 }
 
+// unIO drops the rt.IO wrappers of a call started by go or defer: they
+// would mark the goroutine running the statement, at the statement, not
+// the one making the call when it makes it.
+func (r *rewriter) unIO(c *ast.CallExpr) *ast.CallExpr {
+	if s, ok := c.Fun.(*ast.SelectorExpr); ok {
+		if h, ok := r.isHook(s.X, "IO"); ok {
+			s.X = h.Args[0]
+		}
+	}
+	for i, a := range c.Args {
+		if h, ok := r.isHook(a, "IO"); ok {
+			c.Args[i] = h.Args[0]
+		}
+	}
+	return c
+}
+
 // realIOTypes are the standard library's connections, listeners, pipes and
 // files: a goroutine that reads or writes one synchronises with others
 // through the runtime's channels and locks inside them (a net.Pipe's),

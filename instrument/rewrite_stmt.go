@@ -366,7 +366,7 @@ func (r *rewriter) assign(s *ast.AssignStmt) {
 func (r *rewriter) goStmt(s *ast.GoStmt) ast.Stmt {
 	pos := s.Go
 	tuple := r.tupleArg(s.Call)
-	c := r.unCAS(r.call(s.Call))
+	c := r.unIO(r.unCAS(r.call(s.Call)))
 	if lit, ok := c.Fun.(*ast.FuncLit); ok && len(c.Args) == 0 && lit.Type.Params.NumFields() == 0 && lit.Type.Results.NumFields() == 0 {
 		run := r.hook(pos, "Go", r.site(pos), lit)
 		run.Rparen = c.Rparen
@@ -390,7 +390,7 @@ func (r *rewriter) goStmt(s *ast.GoStmt) ast.Stmt {
 func (r *rewriter) deferStmt(s *ast.DeferStmt) ast.Stmt {
 	pos := s.Defer
 	tuple := r.tupleArg(s.Call)
-	c := r.unCAS(r.call(s.Call))
+	c := r.unIO(r.unCAS(r.call(s.Call)))
 	if !r.wrapped(c) {
 		s.Call = c
 		return s

@@ -31,6 +31,10 @@ import (
 type vc struct {
 	d    *vcDense
 	over []vcEntry // entries above d's (at most vcOverMax); empty when d is private
+	// io: the clock has seen real I/O (ioSeen): it joined, directly or
+	// through others, the clock of a goroutine that waited for real or used
+	// a connection, pipe or file of the standard library.
+	io bool
 }
 
 // vcDense is the dense part of one or more clocks. Once shared it is never
@@ -118,6 +122,12 @@ func (v *vc) own(n int) {
 }
 
 func (v *vc) join(o vc) {
+	io := v.io || o.io
+	v.joinClock(o)
+	v.io = io
+}
+
+func (v *vc) joinClock(o vc) {
 	if v.empty() {
 		*v = o.clone() // a fresh object's clock shares the first releaser's
 		return
@@ -182,7 +192,7 @@ func (v *vc) clone() vc {
 	if v.d != nil {
 		v.d.shared = true
 	}
-	return vc{d: v.d, over: append([]vcEntry(nil), v.over...)}
+	return vc{d: v.d, over: append([]vcEntry(nil), v.over...), io: v.io}
 }
 
 // entries is the memory v holds, in entries (tests).
@@ -201,6 +211,7 @@ type epoch struct {
 	site string
 	path string
 	kind accessKind
+	io   bool // the goroutine's clock had seen real I/O (vc.io)
 }
 
 // accessKind says what an access was, for reports.
@@ -307,6 +318,7 @@ func (r *raceState) obj(p unsafe.Pointer, m map[unsafe.Pointer]*vc) *vc {
 func (e *engine) realWait(g *gstate) {
 	if e.race.on {
 		e.race.realWaiters[g.id] = true
+		g.vc.io = true
 	}
 }
 
@@ -499,7 +511,7 @@ func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site string, kind acce
 	if _, ok := e.race.stacks[site]; !ok {
 		e.race.stacks[site] = siteStack{path: g.path, pcs: callers()}
 	}
-	now := epoch{g: g.id, c: g.vc.get(g.id), site: site, path: g.path, kind: kind}
+	now := epoch{g: g.id, c: g.vc.get(g.id), site: site, path: g.path, kind: kind, io: g.vc.io}
 	write := kind == plainWrite || kind == wgWait
 	if v.hasW && v.w.g != g.id && v.w.c > g.vc.get(v.w.g) {
 		e.raceFound(v.w, now)
@@ -531,7 +543,7 @@ func (e *engine) atomicAccess(g *gstate, p unsafe.Pointer, site string, kind acc
 	if v == nil {
 		v = e.race.newVar(p)
 	}
-	now := epoch{g: g.id, c: g.vc.get(g.id), site: site, path: g.path, kind: kind}
+	now := epoch{g: g.id, c: g.vc.get(g.id), site: site, path: g.path, kind: kind, io: g.vc.io}
 	if v.hasW || len(v.reads) > 0 {
 		// Mixed plain and atomic accesses: only then can the site appear in a report.
 		if _, ok := e.race.stacks[site]; !ok {
@@ -611,8 +623,13 @@ func formatPCs(pcs []uintptr) string {
 func (e *engine) raceFound(prev, cur epoch) bool {
 	// A goroutine that waited for real in this run talks through
 	// synchronisation Period does not see: where it is ordered with
-	// others is unknown, so none of its races is reported.
-	if e.race.realWaiters[prev.g] || e.race.realWaiters[cur.g] {
+	// others is unknown, so none of its races is reported; nor are those
+	// of accesses made after what such a goroutine did reached them
+	// (vc.io): a request a reader took off a socket and handed to a
+	// worker may be ordered, through the peer, after what another worker
+	// did before answering the previous one (pkg/sftp's request workers,
+	// x/crypto/ssh's channel buffers).
+	if e.race.realWaiters[prev.g] || e.race.realWaiters[cur.g] || prev.io || cur.io {
 		return false
 	}
 	pair := [2]string{prev.site, cur.site}

@@ -16,9 +16,7 @@ func IO[T any](v T) T {
 	if md != modeControl {
 		return v
 	}
-	if e.race.on {
-		e.race.realWaiters[g.id] = true
-	}
+	e.realWait(g)
 	e.mu.Unlock()
 	return v
 }

@@ -84,3 +84,50 @@ func TestNetPipeWriterNeverWaits(t *testing.T) {
 	}
 	h.Conn = nil
 }
+
+// state is what a server's workers share: its reader hands each request it
+// read from a connection to a worker of its own, and the client sends the
+// next request only after the previous answer.
+type state struct{ Step int }
+
+// Two workers that never touch the connection are ordered through it: the
+// first writes st.Step before its answer goes out, the second reads it
+// after the next request came in (pkg/sftp's request workers were reported
+// racing): accesses made after what a reader took off a connection reached
+// them report no race.
+func TestWorkersOrderedThroughConnection(t *testing.T) {
+	client, server := net.Pipe()
+	st := &state{}
+	answers := make(chan string)
+	go func() { // the server's writer
+		for a := range answers {
+			io.WriteString(server, a)
+		}
+	}()
+	go func() { // the server's reader: one worker per request
+		r := bufio.NewReader(server)
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				close(answers)
+				return
+			}
+			go func(first bool) {
+				if first {
+					st.Step = 1
+				} else if st.Step != 1 {
+					panic("the first request was not handled first")
+				}
+				answers <- "ok\n"
+			}(line == "1\n")
+		}
+	}()
+	r := bufio.NewReader(client)
+	for _, req := range []string{"1\n", "2\n"} {
+		io.WriteString(client, req)
+		if _, err := r.ReadString('\n'); err != nil {
+			t.Fatal(err)
+		}
+	}
+	client.Close()
+}
