@@ -192,8 +192,8 @@ func (r *rewriter) unIO(c *ast.CallExpr) *ast.CallExpr {
 	return c
 }
 
-// realIOTypes are the standard library's connections, listeners, pipes and
-// files: a goroutine that reads or writes one synchronises with others
+// realIOTypes are the standard library's connections, listeners, pipes,
+// files and processes: a goroutine that reads or writes one synchronises with others
 // through the runtime's channels and locks inside them (a net.Pipe's),
 // which Period does not see; the rewriter passes them through rt.IO, which
 // marks the goroutine so that its races are not reported (as those of a
@@ -203,6 +203,9 @@ var realIOTypes = map[string]bool{
 	"net.TCPConn": true, "net.UDPConn": true, "net.UnixConn": true, "net.IPConn": true,
 	"net.TCPListener": true, "net.UnixListener": true,
 	"crypto/tls.Conn": true, "io.PipeReader": true, "io.PipeWriter": true, "os.File": true,
+	// A child process orders its killer before its waiter (os.Process's
+	// atomics, which -race sees).
+	"os.Process": true, "os/exec.Cmd": true,
 }
 
 // realIOType tells whether t, or what it points to, is one of realIOTypes.
