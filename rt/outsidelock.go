@@ -185,3 +185,52 @@ func plainRUnlock(m *sync.RWMutex) {
 func plainTryRLock(m *sync.RWMutex) bool {
 	return outsideTry(unsafe.Pointer(m), true, m.TryRLock)
 }
+
+// WaitGroups shared with goroutines outside control.
+//
+// Controlled goroutines count a WaitGroup in the model only. While the
+// model holds a count of it in a run, a goroutine outside control (a
+// net/http handler that waits for the test to release it, one that signals
+// the test it is done) counts and waits in the model too: otherwise its
+// Wait on the real, zero counter would return at once (labstack/echo's
+// TestTimeoutWithFullEchoStack got its handler's answer before the timeout),
+// and its Done would take the real counter below zero.
+
+// outsideWGAdd adds n to wg's count in the model for a goroutine outside
+// control, if the model counts it now; false: the real WaitGroup is used.
+func (e *engine) outsideWGAdd(wg *sync.WaitGroup, n int) bool {
+	if !e.active.Load() {
+		return false
+	}
+	e.mu.Lock()
+	m := e.models.wg[wg]
+	if e.finished || m == nil || m.n <= 0 || m.n+n < 0 {
+		e.mu.Unlock()
+		return false
+	}
+	m.n += n
+	if m.n == 0 && m.waiting {
+		m.waiting = false // the waiters are woken
+		m.gen++
+	}
+	e.mu.Unlock()
+	e.kickIdle() // a controlled waiter may go
+	return true
+}
+
+// outsideWGWait waits, in real time, until the model no longer counts wg
+// (or the run ends), for a goroutine outside control.
+func (e *engine) outsideWGWait(wg *sync.WaitGroup) {
+	pause := 10 * time.Microsecond
+	for e.active.Load() {
+		e.mu.Lock()
+		m := e.models.wg[wg]
+		busy := !e.finished && m != nil && m.n > 0
+		e.mu.Unlock()
+		if !busy {
+			return
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, time.Millisecond)
+	}
+}

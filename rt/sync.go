@@ -451,7 +451,9 @@ func WGAdd(site string, wg *sync.WaitGroup, n int) {
 	g, md := e.enter()
 	switch md {
 	case modePlain:
-		wg.Add(n)
+		if !e.outsideWGAdd(wg, n) {
+			wg.Add(n)
+		}
 		return
 	case modeSkip:
 		return
@@ -485,6 +487,7 @@ func WGWait(site string, wg *sync.WaitGroup) {
 	g, md := e.enter()
 	switch md {
 	case modePlain:
+		e.outsideWGWait(wg)
 		wg.Wait()
 		return
 	case modeSkip:

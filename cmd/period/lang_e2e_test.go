@@ -101,7 +101,7 @@ func TestInitLoaderIsSnapshottedDone(t *testing.T) {
 func TestLocksSharedWithGoroutinesOutsideControl(t *testing.T) {
 	for _, st := range []string{"period", "random", "pct"} {
 		t.Run(st, func(t *testing.T) {
-			checkLangProgram(t, "testdata/outsidelock", 2, map[string]string{"TestLostUpdateBesideBackgroundWriter": "fail"}, "-budget", "150", "-strategy", st)
+			checkLangProgram(t, "testdata/outsidelock", 3, map[string]string{"TestLostUpdateBesideBackgroundWriter": "fail"}, "-budget", "150", "-strategy", st)
 		})
 	}
 }
