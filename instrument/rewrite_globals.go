@@ -1,19 +1,27 @@
 package instrument
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
+	"strings"
 )
 
 // globals appends the package-state snapshot of the variables this file
 // declares at package level, so that the engine can restore them before
 // every run:
 //
-//	var _ = rt.Globals(func() func() {
+//	func _prtglobals_file_2ego() func() {
 //		a0, a1 := x, y
 //		return func() { x, y = a0, a1 }
-//	})
+//	}
+//	var _ = rt.Globals(_prtglobals_file_2ego)
+//
+// A named function, not a literal: a literal in a package-level initializer
+// is one of the package's init.funcN, and would renumber the program's own
+// (go.uber.org/fx's TestNopLoggerOptionString prints init.func1).
 //
 // Variables that contain a lock are copied through reflect: a plain copy is
 // what vet's copylocks check rejects.
@@ -74,12 +82,28 @@ func (r *rewriter) globals(file *ast.File) {
 	snap = append(snap, &ast.ReturnStmt{Results: []ast.Expr{restoreLit}})
 	snapType := funcType()
 	snapType.Results = &ast.FieldList{List: []*ast.Field{{Type: funcType()}}}
-	snapLit := &ast.FuncLit{Type: snapType, Body: &ast.BlockStmt{List: snap}}
+	fn := r.prefix + "globals_" + identSafe(filepath.Base(r.fset.Position(file.Package).Filename))
+	snapFunc := &ast.FuncDecl{Name: ident(fn, pos), Type: snapType, Body: &ast.BlockStmt{List: snap}}
 	decl := &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{
 		Names:  []*ast.Ident{ident("_", pos)},
-		Values: []ast.Expr{r.hook(pos, "Globals", snapLit)},
+		Values: []ast.Expr{r.hook(pos, "Globals", ident(fn, pos))},
 	}}}
-	file.Decls = append(file.Decls, decl)
+	file.Decls = append(file.Decls, snapFunc, decl)
+}
+
+// identSafe maps a file name, one to one, to identifier characters:
+// letters and digits stay, every other byte becomes _ and its hex code (file
+// names are unique in a package directory, and so are the functions).
+func identSafe(name string) string {
+	var b strings.Builder
+	for _, c := range []byte(name) {
+		if c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "_%02x", c)
+		}
+	}
+	return b.String()
 }
 
 // containsLock mirrors vet's copylocks: a type is a lock if *T has Lock and
