@@ -93,7 +93,7 @@ func TestVirtualTimeIsAFaithfulClock(t *testing.T) {
 		}
 		// A bubble whose goroutine waits on a net.Pipe moved its clock at
 		// once: no schedule waited for it until abandoned.
-		if s := sums["TestSynctestPipeServer"]; s.Abandoned != 0 || s.Schedules != 20 {
+		if s := sums["TestSynctestPipeServer"]; s.Abandoned != 0 || s.Schedules != 20 && !s.Exhausted {
 			t.Errorf("%s: TestSynctestPipeServer: %+v", name, s)
 		}
 	}
