@@ -2,14 +2,25 @@
 
 package rt
 
-// IO is v, a connection, listener, pipe or file of the standard library
-// that the calling goroutine is about to use (the rewriter wraps them): the
-// goroutine synchronises with others through it in ways Period does not
-// see, so none of its races in this run is reported, as for a goroutine
-// found waiting for real (realWait).
+import (
+	"io/fs"
+	"os"
+	"sync"
+)
+
+// IO is v, a connection, listener, pipe, file or process of the standard
+// library that the calling goroutine is about to use (the rewriter wraps
+// them): the goroutine synchronises with others through it in ways Period
+// does not see, so none of its races in this run is reported, as for a
+// goroutine found waiting for real (realWait). A regular file and the
+// standard streams order nobody (a log line to os.Stderr must not silence
+// a goroutine's races): only an *os.File that is a pipe or a socket counts.
 func IO[T any](v T) T {
 	e := eng
 	if !e.active.Load() {
+		return v
+	}
+	if f, ok := any(v).(*os.File); ok && !fileOrdersGoroutines(f) {
 		return v
 	}
 	g, md := e.enter()
@@ -19,4 +30,22 @@ func IO[T any](v T) T {
 	e.realWait(g)
 	e.mu.Unlock()
 	return v
+}
+
+// fileKinds caches, per *os.File, whether it is a pipe or a socket.
+var fileKinds sync.Map
+
+// fileOrdersGoroutines tells whether f is a pipe or a socket other than the
+// standard streams (go test's stdout is a pipe to the go command).
+func fileOrdersGoroutines(f *os.File) bool {
+	if f == nil || f == os.Stdin || f == os.Stdout || f == os.Stderr {
+		return false
+	}
+	if k, ok := fileKinds.Load(f); ok {
+		return k.(bool)
+	}
+	st, err := f.Stat()
+	pipe := err == nil && st.Mode()&(fs.ModeNamedPipe|fs.ModeSocket) != 0
+	fileKinds.Store(f, pipe)
+	return pipe
 }

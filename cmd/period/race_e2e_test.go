@@ -192,7 +192,7 @@ func racePairs(out []byte) map[string]map[string]bool {
 func TestPipeConversationsAreNoRace(t *testing.T) {
 	for _, st := range []string{"period", "random", "pct"} {
 		t.Run(st, func(t *testing.T) {
-			checkLangProgram(t, "testdata/pipesync", 5, map[string]string{"TestRaceBesidePipe": "race"}, "-budget", "30", "-strategy", st, "-minimize=false")
+			checkLangProgram(t, "testdata/pipesync", 6, map[string]string{"TestRaceBesidePipe": "race", "TestRaceWhileLogging": "race"}, "-budget", "30", "-strategy", st, "-minimize=false")
 		})
 	}
 }

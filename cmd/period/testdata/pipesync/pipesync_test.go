@@ -2,8 +2,10 @@ package pipesync
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"net"
+	"os"
 	"testing"
 )
 
@@ -130,4 +132,20 @@ func TestWorkersOrderedThroughConnection(t *testing.T) {
 		}
 	}
 	client.Close()
+}
+
+// Writing to a standard stream orders nobody: two goroutines that log to
+// os.Stderr and count without synchronisation still race.
+func TestRaceWhileLogging(t *testing.T) {
+	count := 0
+	done := make(chan bool)
+	for range 2 {
+		go func() {
+			fmt.Fprintln(os.Stderr, "working")
+			count++
+			done <- true
+		}()
+	}
+	<-done
+	<-done
 }
