@@ -193,11 +193,12 @@ func (r *rewriter) unIO(c *ast.CallExpr) *ast.CallExpr {
 }
 
 // realIOTypes are the standard library's connections, listeners, pipes,
-// files and processes: a goroutine that reads or writes one synchronises with others
-// through the runtime's channels and locks inside them (a net.Pipe's),
-// which Period does not see; the rewriter passes them through rt.IO, which
-// marks the goroutine so that its races are not reported (as those of a
-// goroutine found waiting for real are not).
+// files and processes: a goroutine that uses one synchronises with others
+// through channels, locks and atomics inside them (a net.Pipe's) that
+// Period does not see; the rewriter passes them through rt.IO, which marks
+// the goroutine (a file only if it is a pipe or a socket) so that its
+// races are not reported, as those of a goroutine found waiting for real
+// are not.
 var realIOTypes = map[string]bool{
 	"net.Conn": true, "net.Listener": true, "net.PacketConn": true,
 	"net.TCPConn": true, "net.UDPConn": true, "net.UnixConn": true, "net.IPConn": true,

@@ -196,16 +196,17 @@ type engine struct {
 	frand         strategy.SplitMix // free mode's PRNG: who has queued is up to the real timing
 	outside       int               // hooks called by goroutines outside control in this run
 	detached      int
-	graceFrom     time.Time      // when the run began waiting for detached goroutines before the clock could move (outsideGrace)
-	graceStep     int            // the step it began at
-	graceFor      time.Duration  // how long it waits (outsideGrace)
-	realAnchor    time.Time      // when a goroutine began to wait for real (network, a child process) while none else did (catchUp); zero: none waits
-	vAnchor       int64          // the virtual instant then
-	anchorOutside bool           // realAnchor was set by a wait for goroutines outside control: it ends at the next step
-	idle          bool           // decide left nobody current to wait for goroutines outside control or detached (kickIdle)
-	handedOut     int            // values a controlled send or receive exchanged with a goroutine outside control in this run: its work may wake controlled ones (outsideGrace)
-	realDeadlines []realDeadline // Done channels of contexts with a real deadline that controlled goroutines took (realdeadline.go)
-	signalAt      time.Time      // when the process last sent itself a signal (SyscallKill)
+	graceFrom     time.Time         // when the run began waiting for detached goroutines before the clock could move (outsideGrace)
+	graceStep     int               // the step it began at
+	graceFor      time.Duration     // how long it waits (outsideGrace)
+	realAnchor    time.Time         // when a goroutine began to wait for real (network, a child process) while none else did (catchUp); zero: none waits
+	vAnchor       int64             // the virtual instant then
+	anchorOutside bool              // realAnchor was set by a wait for goroutines outside control: it ends at the next step
+	idle          bool              // decide left nobody current to wait for goroutines outside control or detached (kickIdle)
+	handedOut     int               // values a controlled send or receive exchanged with a goroutine outside control in this run: its work may wake controlled ones (outsideGrace)
+	realDeadlines []realDeadline    // Done channels of contexts with a real deadline that controlled goroutines took (realdeadline.go)
+	fileKinds     map[*os.File]bool // per file used in this run: a pipe or a socket (realio.go)
+	signalAt      time.Time         // when the process last sent itself a signal (SyscallKill)
 	seq           uint64
 	steps         int
 	bubble        bool  // inside synctest.Test: the clock is exact (no drift, see now)
@@ -1275,11 +1276,11 @@ func (e *engine) onlyBlockedOutsideLeft() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, g := range e.gs {
-		if g.status != gDone && (g.status != gDetached || !waitsForOthers(g.goid)) {
+		if g.status != gDone && g.status != gDetached {
 			return false
 		}
 	}
-	return true
+	return e.detachedAllWaiting()
 }
 
 // The clock waits, in real time, for detached goroutines (blocked in code

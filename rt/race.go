@@ -31,9 +31,9 @@ import (
 type vc struct {
 	d    *vcDense
 	over []vcEntry // entries above d's (at most vcOverMax); empty when d is private
-	// io: the clock has seen real I/O (ioSeen): it joined, directly or
-	// through others, the clock of a goroutine that waited for real or used
-	// a connection, pipe or file of the standard library.
+	// io: the clock has seen real I/O: it joined, directly or through
+	// others, the clock of a goroutine that waited for real or used a
+	// connection, pipe or process of the standard library (realWait).
 	io bool
 }
 

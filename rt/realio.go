@@ -5,7 +5,6 @@ package rt
 import (
 	"io/fs"
 	"os"
-	"sync"
 )
 
 // IO is v, a connection, listener, pipe, file or process of the standard
@@ -20,32 +19,33 @@ func IO[T any](v T) T {
 	if !e.active.Load() {
 		return v
 	}
-	if f, ok := any(v).(*os.File); ok && !fileOrdersGoroutines(f) {
-		return v
-	}
 	g, md := e.enter()
 	if md != modeControl {
 		return v
 	}
-	e.realWait(g)
+	if f, ok := any(v).(*os.File); !ok || e.fileOrdersGoroutines(f) {
+		e.realWait(g)
+	}
 	e.mu.Unlock()
 	return v
 }
 
-// fileKinds caches, per *os.File, whether it is a pipe or a socket.
-var fileKinds sync.Map
-
 // fileOrdersGoroutines tells whether f is a pipe or a socket other than the
-// standard streams (go test's stdout is a pipe to the go command).
-func fileOrdersGoroutines(f *os.File) bool {
+// standard streams (go test's stdout is a pipe to the go command); the
+// answer is kept for the run (e.fileKinds), so a file is looked at once,
+// and not kept alive past it. e.mu is held.
+func (e *engine) fileOrdersGoroutines(f *os.File) bool {
 	if f == nil || f == os.Stdin || f == os.Stdout || f == os.Stderr {
 		return false
 	}
-	if k, ok := fileKinds.Load(f); ok {
-		return k.(bool)
+	if k, ok := e.fileKinds[f]; ok {
+		return k
 	}
 	st, err := f.Stat()
 	pipe := err == nil && st.Mode()&(fs.ModeNamedPipe|fs.ModeSocket) != 0
-	fileKinds.Store(f, pipe)
+	if e.fileKinds == nil {
+		e.fileKinds = map[*os.File]bool{}
+	}
+	e.fileKinds[f] = pipe
 	return pipe
 }

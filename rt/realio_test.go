@@ -26,7 +26,7 @@ func TestFileOrdersGoroutines(t *testing.T) {
 		f    *os.File
 		want bool
 	}{{r, true}, {w, true}, {f, false}, {os.Stderr, false}, {os.Stdout, false}, {nil, false}} {
-		if got := fileOrdersGoroutines(c.f); got != c.want {
+		if got := eng.fileOrdersGoroutines(c.f); got != c.want {
 			t.Errorf("%v: %v, want %v", c.f, got, c.want)
 		}
 	}
