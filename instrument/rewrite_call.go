@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 )
 
@@ -583,17 +584,20 @@ func (r *rewriter) recvPtr(x ast.Expr, sel *types.Selection, pos token.Pos) (ast
 	cur := r.info.TypeOf(x)
 	// Check the path first: fields we cannot name leave the call as it is.
 	t := cur
+	var hidden *types.Var // the first field on the path this package cannot name
 	for _, i := range idx[:len(idx)-1] {
 		st, ok := under(deref(t)).(*types.Struct)
 		if !ok {
 			return nil, false
 		}
 		fld := st.Field(i)
-		if !fld.Exported() && fld.Pkg() != r.pkg {
-			r.note(pos, "method %s reached through unexported field %s is not controlled", sel.Obj().Name(), fld.Name())
-			return nil, false
+		if hidden == nil && !fld.Exported() && fld.Pkg() != r.pkg {
+			hidden = fld
 		}
 		t = fld.Type()
+	}
+	if hidden != nil {
+		return r.hiddenRecv(x, cur, t, idx[:len(idx)-1], sel, hidden, pos)
 	}
 	var base ast.Expr
 	if isPointer(cur) {
@@ -616,6 +620,36 @@ func (r *rewriter) recvPtr(x ast.Expr, sel *types.Selection, pos token.Pos) (ast
 		return s.X, true
 	}
 	return &ast.UnaryExpr{OpPos: x.Pos(), Op: token.AND, X: base}, true
+}
+
+// hiddenRecv builds the receiver of a method promoted through a field the
+// package cannot name (h.Lock() where h's type embeds another package's
+// unexported struct that embeds sync.Mutex): rt.Embedded walks the field
+// indices at run time, so the lock is still the model's, shared with the
+// other package's own h.Lock() calls. last is the type of the path's last
+// field (the receiver or a pointer to it).
+func (r *rewriter) hiddenRecv(x ast.Expr, cur, last types.Type, path []int, sel *types.Selection, hidden *types.Var, pos token.Pos) (ast.Expr, bool) {
+	named, ok := types.Unalias(deref(last)).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || !named.Obj().Exported() || named.TypeArgs().Len() > 0 {
+		r.note(pos, "method %s reached through unexported field %s is not controlled", sel.Obj().Name(), hidden.Name())
+		return nil, false
+	}
+	var base ast.Expr
+	switch {
+	case isPointer(cur):
+		base = r.expr(x)
+	case r.addressable(x):
+		base = &ast.UnaryExpr{OpPos: x.Pos(), Op: token.AND, X: r.path(x)}
+	default:
+		base = r.expr(x) // a value whose path goes through an embedded pointer
+	}
+	args := []ast.Expr{base}
+	for _, i := range path {
+		args = append(args, &ast.BasicLit{ValuePos: pos, Kind: token.INT, Value: strconv.Itoa(i)})
+	}
+	call := r.hook(pos, "Embedded", args...)
+	call.Fun = &ast.IndexExpr{X: call.Fun, Lbrack: pos, Index: r.typeExpr(named, pos), Rbrack: pos}
+	return call, true
 }
 
 // isLocker reports whether an interface type has Lock() and Unlock().

@@ -216,8 +216,8 @@ func TestDependenciesAreControlled(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/deps")
 	out := t.TempDir()
 	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "200", "-strategy", "random", "-o", out, dir)
-	if code != 1 || len(sums) != 4 {
-		t.Fatalf("exit %d with %d tests, want 1 and 4: %s", code, len(sums), stderr)
+	if code != 1 || len(sums) != 5 {
+		t.Fatalf("exit %d with %d tests, want 1 and 5: %s", code, len(sums), stderr)
 	}
 	want := map[string]struct{ kind, loc string }{
 		"TestLostUpdateInDependency": {"race", "example.com/worklib/worklib.go:17"},

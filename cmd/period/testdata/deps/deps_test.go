@@ -54,3 +54,23 @@ func TestErrgroupClosuresLocked(t *testing.T) {
 		t.Errorf("total = %d, want 3", total)
 	}
 }
+
+// The test locks the dependency's lock through an unexported embedded
+// field (the promoted h.Lock()): the same lock Degrade takes, so no race.
+func TestLockPromotedThroughUnexportedField(t *testing.T) {
+	h := worklib.NewHealth().Scope()
+	done := make(chan struct{})
+	go func() {
+		h.Degrade()
+		close(done)
+	}()
+	for {
+		h.Lock()
+		l := h.Level
+		h.Unlock()
+		if l == 2 {
+			break
+		}
+	}
+	<-done
+}

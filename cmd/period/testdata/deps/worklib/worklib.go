@@ -44,3 +44,31 @@ func (x *Accounts) Transfer() {
 	}()
 	wg.Wait()
 }
+
+// Health's lock lives in an unexported struct its scopes share: a caller in
+// another package locks it through the promoted h.Lock().
+type healthRoot struct {
+	sync.Mutex
+	n int
+}
+
+type Health struct {
+	*healthRoot
+	Level int
+}
+
+func NewHealth() *Health { return &Health{healthRoot: &healthRoot{}} }
+
+// Scope shares h's lock.
+func (h *Health) Scope() *Health {
+	h.Lock()
+	defer h.Unlock()
+	h.n++
+	return &Health{healthRoot: h.healthRoot}
+}
+
+func (h *Health) Degrade() {
+	h.Lock()
+	defer h.Unlock()
+	h.Level = 2
+}
