@@ -15,47 +15,124 @@ import (
 // only grows and is part of every replay file, so runs stay reproducible while
 // goroutine-local data costs no scheduling points.
 
+// addrInfo is what a run knows of an address: its first goroutine and the
+// sites that goroutine touched it at, until another goroutine touches it.
+// It holds no pointers (sites are ids of m.sites), and the map from
+// addresses holds indices, not pointers: code that touches millions of
+// fresh addresses (a parser in a dependency) gives the collector nothing to
+// scan.
 type addrInfo struct {
 	owner strategy.GID
 	multi bool
-	sites []string // the owner's sites until the address becomes shared (at most a few)
+	n     uint8                 // sites recorded
+	sites [maxOwnerSites]uint32 // the owner's sites until the address becomes shared
 }
 
+const maxOwnerSites = 8
+
 type memState struct {
-	addrs   map[uintptr]*addrInfo
+	addrs   map[uintptr]uint32 // address -> index in infos
+	infos   [][]addrInfo       // chunks of infoChunk, reused from run to run
+	ninfo   uint32
 	shared  map[string]bool // sites known to touch shared memory, fixed for the run
 	learned map[string]bool // sites found in this run; they join shared at the next run
 	frozen  bool            // replay: the site set comes from the replay file
 
-	// The first touch of an address takes its addrInfo, and room for its
-	// first sites, from these blocks: one allocation per addrInfoBlock
-	// addresses, not two per address, so that code that counts its own
-	// allocations (testing.AllocsPerRun around writes to fresh memory, as a
-	// cache filling its buffer) sees almost none of Period's.
-	infoBlock []addrInfo
-	siteBlock []string
+	recent    [256]recentAddr // a direct-mapped cache in front of addrs
+	sites     siteTab          // site strings to small ids
+	sharedIDs []uint8 // by site id: 0 not looked up in this run, 1 not shared, 2 shared
 }
 
+// recentAddr caches an address's index in infos: a loop reading the same
+// fields (a parser's position, a node's flags) skips the map.
+type recentAddr struct {
+	addr uintptr
+	idx  uint32
+}
+
+// infoChunk addrInfos are allocated at once: one allocation per infoChunk
+// addresses, so that code that counts its own allocations
+// (testing.AllocsPerRun around writes to fresh memory, as a cache filling
+// its buffer) sees almost none of Period's.
+const infoChunk = 4096
+
+// addrInfoBlock is the block size of race detection's per-address state.
 const addrInfoBlock = 512
 
-// newInfo returns a zeroed addrInfo owned by owner, whose sites have room
-// for two sites (a write and a read) before they grow. e.mu is held.
-func (m *memState) newInfo(owner strategy.GID) *addrInfo {
-	if len(m.infoBlock) == 0 {
-		m.infoBlock = make([]addrInfo, addrInfoBlock)
-		m.siteBlock = make([]string, 2*addrInfoBlock)
+// info returns the addrInfo of addr, made owned by owner if addr is new.
+// e.mu is held.
+func (m *memState) info(addr uintptr, owner strategy.GID) (*addrInfo, bool) {
+	r := &m.recent[(addr^addr>>8)%uintptr(len(m.recent))]
+	if r.addr == addr && addr != 0 {
+		return &m.infos[r.idx/infoChunk][r.idx%infoChunk], false
 	}
-	info := &m.infoBlock[0]
-	info.owner = owner
-	info.sites = m.siteBlock[0:0:2]
-	m.infoBlock, m.siteBlock = m.infoBlock[1:], m.siteBlock[2:]
-	return info
+	if i, ok := m.addrs[addr]; ok {
+		*r = recentAddr{addr, i}
+		return &m.infos[i/infoChunk][i%infoChunk], false
+	}
+	i := m.ninfo
+	*r = recentAddr{addr, i}
+	if int(i/infoChunk) == len(m.infos) {
+		m.infos = append(m.infos, make([]addrInfo, infoChunk))
+	}
+	m.ninfo++
+	m.addrs[addr] = i
+	info := &m.infos[i/infoChunk][i%infoChunk]
+	*info = addrInfo{owner: owner}
+	return info, true
+}
+
+// siteID interns a site; sites are constant strings of the instrumented
+// source, so this is usually a look-up by the string's address.
+func (m *memState) siteID(site string) uint32 { return m.sites.id(0, site) }
+
+// isShared reports whether site is in the run's shared set.
+func (m *memState) isShared(id uint32, site string) bool {
+	if int(id) >= len(m.sharedIDs) {
+		m.sharedIDs = append(m.sharedIDs, make([]uint8, int(id)+1-len(m.sharedIDs))...)
+	}
+	switch m.sharedIDs[id] {
+	case 1:
+		return false
+	case 2:
+		return true
+	}
+	v := m.shared[site]
+	m.sharedIDs[id] = 1
+	if v {
+		m.sharedIDs[id] = 2
+	}
+	return v
+}
+
+// learn marks the sites the owner recorded, and site, as touching shared
+// memory.
+func (m *memState) learn(info *addrInfo, site string) {
+	for _, id := range info.sites[:info.n] {
+		m.learned[m.sites.list[id].site] = true
+	}
+	m.learned[site] = true
+	info.n = 0
+}
+
+// note records that the owner touched the address at site (consecutive
+// repeats once, at most maxOwnerSites).
+func (info *addrInfo) note(id uint32) {
+	if info.n < maxOwnerSites && (info.n == 0 || info.sites[info.n-1] != id) {
+		info.sites[info.n] = id
+		info.n++
+	}
 }
 
 // reset starts a run; what the previous run learned takes effect now, never
 // in the middle of a run, so that a run is reproduced by its starting set.
 func (m *memState) reset() {
-	m.addrs = map[uintptr]*addrInfo{}
+	m.addrs = map[uintptr]uint32{}
+	m.ninfo = 0
+	clear(m.recent[:])
+	if len(m.infos) > 16 {
+		m.infos = m.infos[:16] // keep 64k addresses' room, let the rest go
+	}
 	if m.shared == nil {
 		m.shared = map[string]bool{}
 	}
@@ -65,6 +142,7 @@ func (m *memState) reset() {
 		}
 	}
 	m.learned = map[string]bool{}
+	clear(m.sharedIDs)
 }
 
 func (m *memState) sharedSites() []string {
@@ -87,19 +165,13 @@ func (e *engine) access(site string, p unsafe.Pointer, write bool) {
 	}
 	addr := uintptr(p)
 	m := &e.mem
-	info := m.addrs[addr]
-	if info == nil {
-		info = m.newInfo(g.id)
-		m.addrs[addr] = info
-	} else if !info.multi && info.owner != g.id {
+	info, _ := m.info(addr, g.id)
+	if !info.multi && info.owner != g.id {
 		info.multi = true
-		for _, s := range info.sites {
-			m.learned[s] = true
-		}
-		m.learned[site] = true
-		info.sites = nil
+		m.learn(info, site)
 	}
-	if !info.multi && !m.shared[site] {
+	id := m.siteID(site)
+	if !info.multi && !m.isShared(id, site) {
 		e.plainAccesses++
 		if write {
 			e.wrote(addr)
@@ -111,9 +183,7 @@ func (e *engine) access(site string, p unsafe.Pointer, write bool) {
 			// map and tree operations) keeps no race state per address.
 			e.checkAccess(g, p, site, kind)
 		}
-		if len(info.sites) < 8 && (len(info.sites) == 0 || info.sites[len(info.sites)-1] != site) {
-			info.sites = append(info.sites, site)
-		}
+		info.note(id)
 		e.mu.Unlock()
 		return
 	}

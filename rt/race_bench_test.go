@@ -71,3 +71,21 @@ func BenchmarkRaceSwitch(b *testing.B) {
 		runControlledRace(&alternate{}, race, pingPong(b.N, func() { Gosched("yield") }))
 	})
 }
+
+// BenchmarkLocalAccessFresh: accesses to goroutine-local memory at fresh
+// addresses, as a parser filling new buffers makes them (no key point; each
+// address is looked up and recorded once). ns/op = per access.
+func BenchmarkLocalAccessFresh(b *testing.B) {
+	onOff(b, func(b *testing.B, race bool) {
+		runControlledRace(&stay{}, race, func() {
+			buf := make([]int, 4096)
+			for i := 0; i < b.N; i++ {
+				j := i % len(buf)
+				if j == 0 {
+					buf = make([]int, len(buf))
+				}
+				*W("local", &buf[j]) = i
+			}
+		})
+	})
+}
