@@ -39,8 +39,8 @@ type memState struct {
 	frozen  bool            // replay: the site set comes from the replay file
 
 	recent    [256]recentAddr // a direct-mapped cache in front of addrs
-	sites     siteTab          // site strings to small ids
-	sharedIDs []uint8 // by site id: 0 not looked up in this run, 1 not shared, 2 shared
+	sites     siteTab         // site strings to small ids
+	sharedIDs []uint8         // by site id: 0 not looked up in this run, 1 not shared, 2 shared
 }
 
 // recentAddr caches an address's index in infos: a loop reading the same
