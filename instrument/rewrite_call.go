@@ -407,6 +407,38 @@ func (r *rewriter) specialFunc(c *ast.CallExpr, fun ast.Expr, fn *types.Func) *a
 	return out
 }
 
+// timerIfaceHook names the rt hook for a call of Stop or Reset through an
+// interface, when the method has the signature of time.Timer's or
+// time.Ticker's; "" otherwise.
+func timerIfaceHook(name string, sig *types.Signature) string {
+	if sig.Variadic() || sig.Results().Len() > 1 {
+		return ""
+	}
+	returnsBool := sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool])
+	if sig.Results().Len() == 1 && !returnsBool {
+		return ""
+	}
+	switch {
+	case name == "Stop" && sig.Params().Len() == 0:
+		if returnsBool {
+			return "TimerStopIface"
+		}
+		return "TickerStopIface"
+	case name == "Reset" && sig.Params().Len() == 1 && isDuration(sig.Params().At(0).Type()):
+		if returnsBool {
+			return "TimerResetIface"
+		}
+		return "TickerResetIface"
+	}
+	return ""
+}
+
+// isDuration tells whether t is time.Duration.
+func isDuration(t types.Type) bool {
+	pkg, name := namedIn(t)
+	return pkg == "time" && name == "Duration"
+}
+
 // isCleanupSig tells whether sig is func(func()), the signature of
 // testing.TB's Cleanup.
 func isCleanupSig(sig *types.Signature) bool {
@@ -425,6 +457,17 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 	if types.IsInterface(r.info.TypeOf(f.X)) {
 		if (fn.Name() == "Lock" || fn.Name() == "Unlock") && sig.Params().Len() == 0 && sig.Results().Len() == 0 && isLocker(r.info.TypeOf(f.X)) {
 			return r.hook(pos, "Locker"+fn.Name(), r.site(pos), r.expr(f.X))
+		}
+		if h := timerIfaceHook(fn.Name(), sig); h != "" {
+			// x.Stop() or x.Reset(d) through an interface that a
+			// *time.Timer or *time.Ticker may satisfy (a library's
+			// timer interface over time.AfterFunc): the hook decides by
+			// the dynamic type, since the clock's timers are not real ones.
+			x := r.expr(f.X)
+			r.args(c)
+			out := r.hook(pos, h, append([]ast.Expr{r.site(pos), x}, c.Args...)...)
+			out.Rparen = c.Rparen
+			return out
 		}
 		if fn.Pkg().Path() == "testing" && fn.Name() == "Cleanup" {
 			// tb.Cleanup(f) with tb a testing.TB

@@ -254,6 +254,9 @@ type engine struct {
 	runDone       chan struct{}
 	exited        *sync.WaitGroup // real goroutines of the run, for teardown (a new one each run: one left blocked for real must not hold up the next runs' teardowns)
 	bugs          []bug
+	replayBug     func(bug) // a replay's bug, written as found: the process may not live to its summary
+	runGen        uint64    // counts runs in this process (runIdx restarts with every test)
+	exitArmed     uint64    // runGen of the run whose process exitIfStuck ends if it stays stuck
 	traceTo       *os.File // crash recovery: every step goes to disk as it happens
 	failed        func() bool
 
@@ -1029,6 +1032,9 @@ func (e *engine) report(b bug) {
 	if e.cfg.onBug != nil {
 		e.cfg.onBug(e, b)
 	}
+	if e.replay != nil && e.replayBug != nil {
+		e.replayBug(b)
+	}
 }
 
 // stop ends the run after a bug: every goroutine unwinds.
@@ -1044,14 +1050,30 @@ func (e *engine) finish() {
 	}
 	e.finished = true
 	e.cur = nil
+	var outside *gstate // a goroutine blocked in code Period does not control: no unwinding reaches it
 	for _, g := range e.gs {
 		if g.status != gDone && g.status != gSubtest {
 			g.abort = true
 			e.wakeUp(g)
+			if g.status == gDetached && (outside == nil || g == e.gs[0]) {
+				outside = g
+			}
 		}
 	}
 	e.cond.Broadcast()
 	close(e.runDone)
+	if outside != nil {
+		// The run is over (a bug, the step limit), but a goroutine waits
+		// for real for what may never come (the test's own read from a
+		// socket whose writer was unwound): if the run is still not done
+		// after the grace, the process ends. The bugs are on disk already;
+		// the runner keeps them and explores no further in this process.
+		what := "the run ended"
+		if len(e.bugs) > 0 {
+			what += " with a " + e.bugs[0].kind
+		}
+		e.exitIfStuck(outside, fmt.Sprintf("%s, but goroutine g%s stays blocked in code Period does not control%s", what, outside.path, afterSite(outside)), outside.lastSite, false)
+	}
 }
 
 // inherit starts child's vector clock after everything its parent did so far.

@@ -395,7 +395,15 @@ func Explore(t *testing.T, tests []Test) {
 			if cfg.Minimize > 0 {
 				s = minimizeOne(t, tt, cfg, rep, restores)
 			} else {
+				eng.replayBug = func(b bug) {
+					out.write(struct {
+						Action string
+						Test   string
+						BugReport
+					}{"bug", tt.Name, BugReport{Kind: b.kind, Schedule: rep.Schedule, Message: b.message, Location: b.location, Created: b.created, CreatedBy: b.createdBy}})
+				}
 				s = replayOne(t, tt, cfg, rep, restores)
+				eng.replayBug = nil
 			}
 		} else {
 			s = exploreOne(t, tt, cfg, restores, out)
@@ -410,6 +418,7 @@ func Explore(t *testing.T, tests []Test) {
 func (e *engine) resetRun(idx int) {
 	e.restartClock() // before the previous run's clock is reset
 	e.runIdx = idx
+	e.runGen++
 	e.gs = e.gs[:0]
 	e.byGoid = map[int64]*gstate{}
 	e.cur = nil

@@ -25,6 +25,10 @@ import (
 // a hang (hangLine in internal/runner) and goes on with the other tests.
 func (e *engine) exitIfStuck(g *gstate, msg, loc string, hang bool) {
 	idx, id := e.runIdx, g.goid
+	if e.exitArmed == e.runGen {
+		return // the first verdict on this run's end stands
+	}
+	e.exitArmed = e.runGen
 	grace := 4*e.cfg.watchdog + time.Second
 	go func() {
 		deadline := time.Now().Add(grace)

@@ -1058,3 +1058,40 @@ func ContextAfterFunc(site string, ctx context.Context, f func()) (stop func() b
 		return !started
 	}
 }
+
+// TimerStopIface is x.Stop() through an interface (a library's timer
+// interface over time.AfterFunc): the clock's timers are not real ones, so
+// a *time.Timer goes through TimerStop.
+func TimerStopIface(site string, x interface{ Stop() bool }) bool {
+	if t, ok := x.(*time.Timer); ok && t != nil {
+		return TimerStop(site, t)
+	}
+	return x.Stop()
+}
+
+// TimerResetIface is x.Reset(d) through an interface.
+func TimerResetIface(site string, x interface{ Reset(time.Duration) bool }, d time.Duration) bool {
+	if t, ok := x.(*time.Timer); ok && t != nil {
+		return TimerReset(site, t, d)
+	}
+	return x.Reset(d)
+}
+
+// TickerStopIface is x.Stop() through an interface a *time.Ticker may
+// satisfy.
+func TickerStopIface(site string, x interface{ Stop() }) {
+	if t, ok := x.(*time.Ticker); ok && t != nil {
+		TickerStop(site, t)
+		return
+	}
+	x.Stop()
+}
+
+// TickerResetIface is x.Reset(d) through an interface.
+func TickerResetIface(site string, x interface{ Reset(time.Duration) }, d time.Duration) {
+	if t, ok := x.(*time.Ticker); ok && t != nil {
+		TickerReset(site, t, d)
+		return
+	}
+	x.Reset(d)
+}

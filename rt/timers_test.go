@@ -112,3 +112,36 @@ func TestTimersKeptOutsideRuns(t *testing.T) {
 	case <-time.After(20 * time.Millisecond):
 	}
 }
+
+// A library keeps time.AfterFunc's timer behind an interface of its own
+// and stops and resets it through that interface (pion's deadline
+// package): the clock's timer must answer as a real one does, not panic as
+// an uninitialized time.Timer.
+func TestTimerThroughInterface(t *testing.T) {
+	type timer interface {
+		Stop() bool
+		Reset(time.Duration) bool
+	}
+	type ticker interface {
+		Stop()
+		Reset(time.Duration)
+	}
+	var stopped, stoppedAgain, reset bool
+	var fired atomic.Int32
+	runControlled(&stay{}, func() {
+		var tm timer = AfterFunc("af", time.Hour, func() { fired.Add(1) })
+		stopped = TimerStopIface("stop", tm)
+		stoppedAgain = TimerStopIface("stop", tm)
+		reset = TimerResetIface("reset", tm, time.Millisecond)
+		var tk ticker = NewTicker("tk", time.Second)
+		TickerResetIface("tkreset", tk, 2*time.Second)
+		TickerStopIface("tkstop", tk)
+		Sleep("sleep", 10*time.Millisecond)
+	})
+	if !stopped || stoppedAgain || reset {
+		t.Errorf("Stop, Stop again, Reset = %v, %v, %v; want true, false, false", stopped, stoppedAgain, reset)
+	}
+	if n := fired.Load(); n != 1 {
+		t.Errorf("the reset timer fired %d times, want 1", n)
+	}
+}

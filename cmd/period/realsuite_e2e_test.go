@@ -714,4 +714,10 @@ func TestLeftInRealWaitIsALeak(t *testing.T) {
 	if s := sums["TestServerClosed"]; len(s.Bugs) != 0 || s.Abandoned != 0 {
 		t.Errorf("TestServerClosed: %+v", s)
 	}
+	// The panic of pion/transport's TestBatchIO (a timer stopped through an
+	// interface), with the test goroutine in a UDP read no one answers:
+	// reported, confirmed, not abandoned, not waited for for ever.
+	if s := sums["TestPanicWhileReading"]; len(s.Bugs) != 1 || s.Bugs[0].Kind != "panic" || s.Abandoned != 0 || s.Unconfirmed != 0 {
+		t.Errorf("TestPanicWhileReading: want one confirmed panic: %+v %s", s, stderr)
+	}
 }

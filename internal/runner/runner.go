@@ -128,11 +128,15 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 		failMsgs := parseFailures(out, b.Dir)
 		inFlight := ""
 		flightSchedule := 0
+		flightBugs := map[string][]rt.BugReport{} // found by tests this process did not summarize
 		for _, l := range lines {
 			switch l.Action {
 			case "run":
 				inFlight, flightSchedule = l.Test, l.Schedule
+			case "bug":
+				flightBugs[l.Test] = append(flightBugs[l.Test], l.Bug)
 			case "summary":
+				delete(flightBugs, l.Test)
 				r := results[l.Test]
 				if r == nil {
 					r = &Result{}
@@ -197,8 +201,14 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 				r = &Result{Summary: rt.Summary{Action: "summary", Package: b.Package, Test: inFlight, Strategy: opts.Config.Strategy, Seed: opts.Config.Seed, Bound: opts.Config.Bound}}
 				results[inFlight] = r
 			}
-			r.Abandoned++
-			r.AbandonedWhy = string(m[2])
+			// Bugs found before the process ended are on disk: they stay
+			// verdicts (a run that ended with a bug and then waited for a
+			// goroutine blocked for real is not abandoned).
+			found := keepFlightBugs(r, flightBugs[inFlight])
+			if !found[flightSchedule] {
+				r.Abandoned++
+				r.AbandonedWhy = string(m[2])
+			}
 			if r.Schedules < flightSchedule {
 				r.Schedules = flightSchedule
 			}
@@ -225,6 +235,7 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 			results[inFlight] = r
 		}
 		r.Crashes++
+		keepFlightBugs(r, flightBugs[inFlight])
 		r.Bugs = append(r.Bugs, rt.BugReport{Kind: kind, Schedule: flightSchedule, Message: msg, Location: loc, Replay: replay})
 		if r.Schedules < flightSchedule {
 			r.Schedules = flightSchedule
@@ -689,6 +700,26 @@ type resultLine struct {
 	Test     string
 	Schedule int // "run": the schedule starting
 	Summary  rt.Summary
+	Bug      rt.BugReport // "bug": written as found, before the test's summary
+}
+
+// keepFlightBugs adds to r the bugs a test process wrote before it ended
+// without the test's summary, and returns the schedules they were found in.
+func keepFlightBugs(r *Result, bugs []rt.BugReport) map[int]bool {
+	found := map[int]bool{}
+	for _, b := range bugs {
+		found[b.Schedule] = true
+		dup := false
+		for _, have := range r.Bugs {
+			if have.Schedule == b.Schedule && have.Kind == b.Kind && have.Location == b.Location {
+				dup = true
+			}
+		}
+		if !dup {
+			r.Bugs = append(r.Bugs, b)
+		}
+	}
+	return found
 }
 
 func readResults(path string) ([]resultLine, error) {
@@ -717,6 +748,10 @@ func readResults(path string) ([]resultLine, error) {
 			var p struct{ Schedule int }
 			json.Unmarshal(sc.Bytes(), &p)
 			l.Schedule = p.Schedule
+		case "bug":
+			if json.Unmarshal(sc.Bytes(), &l.Bug) != nil {
+				continue
+			}
 		}
 		lines = append(lines, l)
 	}

@@ -39,3 +39,22 @@ func TestServerClosed(t *testing.T) {
 	go Serve(ln)
 	greet(t, ln.Addr().String())
 }
+
+// A goroutine panics while the test goroutine reads from a socket nobody
+// writes to: go test dies of the panic. The run ends with the panic, and
+// the reader, blocked for real, can never be unwound: the panic is
+// reported (the test process ends after a grace), never a run waiting for
+// ever.
+func TestPanicWhileReading(t *testing.T) {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer pc.Close()
+	go func() {
+		var m map[int]int
+		m[1] = 1
+	}()
+	buf := make([]byte, 8)
+	pc.ReadFrom(buf)
+}

@@ -34,3 +34,26 @@ func Times(ctx context.Context) time.Duration {
 func Quit(code int) {
 	os.Exit(code)
 }
+
+// timer is a library's interface over time.AfterFunc's timer.
+type timer interface {
+	Stop() bool
+	Reset(time.Duration) bool
+}
+
+type ticker interface {
+	Stop()
+	Reset(d time.Duration)
+}
+
+// other has a Stop of another signature: left alone.
+type other interface{ Stop() error }
+
+func Through(t timer, tk ticker, o other) {
+	if !t.Stop() {
+		t.Reset(5)
+	}
+	defer tk.Stop()
+	tk.Reset(time.Second)
+	_ = o.Stop()
+}
