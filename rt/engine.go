@@ -257,7 +257,7 @@ type engine struct {
 	replayBug     func(bug) // a replay's bug, written as found: the process may not live to its summary
 	runGen        uint64    // counts runs in this process (runIdx restarts with every test)
 	exitArmed     uint64    // runGen of the run whose process exitIfStuck ends if it stays stuck
-	traceTo       *os.File // crash recovery: every step goes to disk as it happens
+	traceTo       *os.File  // crash recovery: every step goes to disk as it happens
 	failed        func() bool
 
 	models modelState
