@@ -292,9 +292,13 @@ type siteStack struct {
 
 func (r *raceState) reset(on bool) {
 	seen, stacks := r.seen, r.stacks
+	// What is left of the blocks goes on to the next run: a short schedule
+	// touches a few variables, and a fresh 48 KB block per run was most of
+	// what a run of a small test allocated.
+	varBlock, readBlock := r.varBlock, r.readBlock
 	*r = raceState{on: on, objs: map[unsafe.Pointer]*vc{}, robjs: map[unsafe.Pointer]*vc{},
 		chans: map[*hchan]*chanClocks{}, ctxs: map[*hchan]*vctx{}, vars: map[unsafe.Pointer]*raceVar{}, seen: seen, stacks: stacks,
-		realWaiters: map[strategy.GID]bool{}}
+		realWaiters: map[strategy.GID]bool{}, varBlock: varBlock, readBlock: readBlock}
 	if r.seen == nil {
 		r.seen = map[[2]string]bool{}
 	}
