@@ -2,7 +2,11 @@
 
 package rt
 
-import "runtime"
+import (
+	"runtime"
+	"strconv"
+	"strings"
+)
 
 // Under control a test function is called by Period's engine, and the
 // goroutines it starts begin in it: stacks walked by the program (a
@@ -57,4 +61,84 @@ func withoutPeriod(pcs []uintptr) []uintptr {
 		}
 	}
 	return out
+}
+
+// Stack is runtime.Stack(buf, all) as go test would show it. Under
+// control, Period's frames are left out; a goroutine waiting in t.Run (the
+// parent of a subtest, which waits in TRun) shows testing.(*T).Run, as it
+// would; the helper goroutine TRun starts is not listed; and a goroutine
+// the program started is "created by" the function of its go statement.
+// Code that lists goroutines and filters out the test's own (pion's
+// CheckRoutines, goleak-like helpers, matching "testing.(*T).Run(") then
+// sees the program's goroutines only.
+func Stack(buf []byte, all bool) int {
+	e := eng
+	if !e.active.Load() {
+		return runtime.Stack(buf, all)
+	}
+	raw := make([]byte, 64<<10)
+	for {
+		n := runtime.Stack(raw, all)
+		if n < len(raw) {
+			raw = raw[:n]
+			break
+		}
+		raw = make([]byte, 2*len(raw))
+	}
+	e.mu.Lock()
+	creators := map[string]string{} // goroutine id -> "created by" line
+	for id, g := range e.byGoid {
+		if g.creator != 0 {
+			if f := runtime.FuncForPC(g.creator); f != nil {
+				file, line := f.FileLine(g.creator)
+				creators[strconv.FormatInt(id, 10)] = "created by " + f.Name() + "\n\t" + file + ":" + strconv.Itoa(line)
+			}
+		}
+	}
+	e.mu.Unlock()
+	var blocks []string
+	for _, b := range strings.Split(string(raw), "\n\n") {
+		if v, ok := goStackView(b, creators); ok {
+			blocks = append(blocks, v)
+		}
+	}
+	return copy(buf, strings.Join(blocks, "\n\n")+"\n")
+}
+
+// goStackView rewrites one goroutine's block of a stack dump (see Stack);
+// false drops it.
+func goStackView(b string, creators map[string]string) (string, bool) {
+	lines := strings.Split(strings.TrimRight(b, "\n"), "\n")
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "goroutine ") {
+		return b, b != ""
+	}
+	id, _, _ := strings.Cut(strings.TrimPrefix(lines[0], "goroutine "), " ")
+	out := []string{lines[0]}
+	for i := 1; i < len(lines); i++ {
+		fn := lines[i]
+		file := ""
+		if i+1 < len(lines) && strings.HasPrefix(lines[i+1], "\t") {
+			file = lines[i+1]
+			i++
+		}
+		switch {
+		case strings.HasPrefix(fn, "created by "):
+			if !isPeriodFrame(fn) {
+				out = append(out, fn, file)
+			} else if c, ok := creators[id]; ok {
+				out = append(out, c)
+			} else {
+				return "", false // Period's own (TRun's helper, a timer of the engine)
+			}
+		case strings.HasPrefix(fn, "github.com/period-dev/period/rt.TRun("):
+			out = append(out, "testing.(*T).Run(...)", "\t"+runtime.GOROOT()+"/src/testing/testing.go:0")
+		case isPeriodFrame(fn):
+		default:
+			out = append(out, fn)
+			if file != "" {
+				out = append(out, file)
+			}
+		}
+	}
+	return strings.Join(out, "\n"), true
 }

@@ -93,3 +93,42 @@ func TestNumGoroutineCountsOwn(t *testing.T) {
 		runtime.Gosched()
 	}
 }
+
+// A subtest lists the process's goroutines and leaves out those whose
+// stack mentions testing.(*T).Run (pion's CheckRoutines): its parent
+// waits in t.Run, as under go test, and nothing else is there before it
+// starts workers; while they wait on a channel, they are listed by the
+// function of their go statement.
+func TestSubtestListsGoroutines(t *testing.T) {
+	listed := func() []string {
+		buf := make([]byte, 1<<20)
+		buf = buf[:runtime.Stack(buf, true)]
+		var out []string
+		for i, g := range strings.Split(string(buf), "\n\n") {
+			if i == 0 || strings.Contains(g, "testing.(*T).Run(") || strings.Contains(g, "testing.RunTests(") || strings.Contains(g, "testing.(*M).Run(") {
+				continue
+			}
+			out = append(out, g)
+		}
+		return out
+	}
+	t.Run("sub", func(t *testing.T) {
+		if l := listed(); len(l) != 0 {
+			t.Fatalf("before any goroutine: %q", l)
+		}
+		ch := make(chan int)
+		done := make(chan struct{})
+		go func() {
+			<-ch
+			close(done)
+		}()
+		runtime.Gosched()
+		time.Sleep(time.Millisecond)
+		l := listed()
+		if len(l) != 1 || !strings.Contains(l[0], "TestSubtestListsGoroutines.func") || strings.Contains(l[0], "period-dev/period/rt") {
+			t.Errorf("one waiting worker: %q", l)
+		}
+		ch <- 1
+		<-done
+	})
+}
