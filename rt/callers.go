@@ -73,7 +73,7 @@ func withoutPeriod(pcs []uintptr) []uintptr {
 // sees the program's goroutines only.
 func Stack(buf []byte, all bool) int {
 	e := eng
-	if !e.active.Load() {
+	if !e.active.Load() && !e.prelude.Load() {
 		return runtime.Stack(buf, all)
 	}
 	raw := make([]byte, 64<<10)
@@ -130,7 +130,8 @@ func goStackView(b string, creators map[string]string) (string, bool) {
 			} else {
 				return "", false // Period's own (TRun's helper, a timer of the engine)
 			}
-		case strings.HasPrefix(fn, "github.com/period-dev/period/rt.TRun("):
+		case strings.HasPrefix(fn, "github.com/period-dev/period/rt.TRun("), strings.HasPrefix(fn, "github.com/period-dev/period/rt.runPrelude("):
+			// Both wait for a subtest that a helper goroutine runs.
 			out = append(out, "testing.(*T).Run(...)", "\t"+runtime.GOROOT()+"/src/testing/testing.go:0")
 		case isPeriodFrame(fn):
 		default:

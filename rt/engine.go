@@ -180,9 +180,10 @@ type engine struct {
 	strat  strategy.Strategy
 	replay *replayer
 
-	active atomic.Bool // a controlled run is in progress
-	solo   atomic.Bool // the run has had one goroutine so far: its memory accesses need no race state
-	runIdx int
+	active  atomic.Bool // a controlled run is in progress
+	prelude atomic.Bool // tests before the explored one run natively (runPrelude): goroutine listings still leave Period out
+	solo    atomic.Bool // the run has had one goroutine so far: its memory accesses need no race state
+	runIdx  int
 
 	gs            []*gstate
 	byGoid        map[int64]*gstate

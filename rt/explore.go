@@ -726,6 +726,8 @@ func runPrelude(t *testing.T, tests []Test, names []string) {
 	for _, n := range names {
 		want[n] = true
 	}
+	eng.prelude.Store(true)
+	defer eng.prelude.Store(false)
 	for _, tt := range tests {
 		if !want[tt.Name] {
 			continue
