@@ -26,6 +26,7 @@ var timeFuncs = map[string]bool{
 	"testing/synctest.Test": true, "testing/synctest.Wait": true,
 	"iter.Pull": false, "iter.Pull2": false,
 	"syscall.Kill": true,
+	"runtime/debug.Stack": false,
 }
 
 // hookName maps a package function to its hook (runtime.Gosched -> Gosched).
@@ -38,6 +39,9 @@ func hookName(fn *types.Func) string {
 	}
 	if fn.Pkg().Path() == "syscall" {
 		return "Syscall" + fn.Name() // syscall.Kill -> rt.SyscallKill
+	}
+	if fn.Pkg().Path() == "runtime/debug" {
+		return "Debug" + fn.Name() // debug.Stack -> rt.DebugStack
 	}
 	return fn.Name()
 }

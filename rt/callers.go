@@ -143,3 +143,16 @@ func goStackView(b string, creators map[string]string) (string, bool) {
 	}
 	return strings.Join(out, "\n"), true
 }
+
+// DebugStack is debug.Stack(): the calling goroutine's stack as Stack
+// shows it.
+func DebugStack() []byte {
+	buf := make([]byte, 1024)
+	for {
+		n := Stack(buf, false)
+		if n < len(buf) {
+			return buf[:n]
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}

@@ -2,6 +2,7 @@ package imports
 
 import (
 	"runtime"
+	rd "runtime/debug"
 	"sync/atomic"
 	t "time"
 )
@@ -12,4 +13,11 @@ func Only() {
 	t.Sleep(1)
 	atomic.AddInt32(&n, 1)
 	runtime.Gosched()
+}
+
+// Stacks lists goroutines as go test would show them.
+func Stacks() []byte {
+	buf := make([]byte, 1<<16)
+	n := runtime.Stack(buf, true)
+	return append(buf[:n], rd.Stack()...)
 }
