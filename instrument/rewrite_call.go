@@ -25,7 +25,7 @@ var timeFuncs = map[string]bool{
 	"runtime.Gosched": true, "runtime.NumGoroutine": false, "runtime.Caller": false, "runtime.Callers": false, "runtime.Stack": false, "os.Exit": true, "testing.Verbose": false,
 	"testing/synctest.Test": true, "testing/synctest.Wait": true,
 	"iter.Pull": false, "iter.Pull2": false,
-	"syscall.Kill": true,
+	"syscall.Kill":        true,
 	"runtime/debug.Stack": false,
 }
 
