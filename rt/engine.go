@@ -183,6 +183,13 @@ type engine struct {
 	active  atomic.Bool // a controlled run is in progress
 	prelude atomic.Bool // tests before the explored one run natively (runPrelude): goroutine listings still leave Period out
 	solo    atomic.Bool // the run has had one goroutine so far: its memory accesses need no race state
+	// soloGoid is the test goroutine's goid once it has made
+	// soloRecordLimit plain accesses as the run's only goroutine, until
+	// another starts; else 0. Its accesses at sites not known shared then
+	// take a path without the engine's lock and record nothing (access).
+	soloGoid  atomic.Int64
+	soloPlain atomic.Int64 // plain accesses made on that path (plainAccesses)
+	soloSeen  int          // plain accesses recorded while the test goroutine was alone
 	runIdx  int
 
 	gs            []*gstate
@@ -301,6 +308,12 @@ func newEngine() *engine {
 	return e
 }
 
+// hookCount counts the hooks that goroutines the watchdog cannot see at key
+// points have called: detached ones, and the test goroutine alone on the
+// solo path (access). One that keeps calling them is busy, not hung. e.mu
+// is held.
+func (e *engine) hookCount() int64 { return e.detachedHooks + e.soloPlain.Load() }
+
 func (e *engine) newG(parent *gstate) *gstate {
 	path := "0"
 	if parent != nil {
@@ -310,6 +323,9 @@ func (e *engine) newG(parent *gstate) *gstate {
 	g := &gstate{id: internPath(path), path: path, wake: make(chan struct{}, 1), parent: parent, fired: -1}
 	e.gs = append(e.gs, g)
 	e.solo.Store(len(e.gs) == 1)
+	if len(e.gs) > 1 {
+		e.soloGoid.Store(0)
+	}
 	return g
 }
 
@@ -1050,6 +1066,7 @@ func (e *engine) finish() {
 		return
 	}
 	e.finished = true
+	e.soloGoid.Store(0) // its next access goes through enter, which unwinds it
 	e.cur = nil
 	var outside *gstate // a goroutine blocked in code Period does not control: no unwinding reaches it
 	for _, g := range e.gs {
@@ -1465,7 +1482,7 @@ const busyHangFactor = 12
 // the idle period began (at hooks) and it has lasted less than
 // busyHangFactor times hangAfter. e.mu is held.
 func (e *engine) busyDetached(idle time.Duration, hooks int64) bool {
-	return e.detachedHooks != hooks && idle < busyHangFactor*e.cfg.hangAfter
+	return e.hookCount() != hooks && idle < busyHangFactor*e.cfg.hangAfter
 }
 
 // watchdog detaches a current goroutine that runs too long without reaching a
@@ -1604,8 +1621,8 @@ func (e *engine) watchdog() (stop func()) {
 				}
 			}
 			if idleSince.IsZero() {
-				idleSince, idleHooks = now, e.detachedHooks
-			} else if e.rootDone && now.Sub(idleSince) > afterRootRealWait && e.detachedHooks == idleHooks && e.detachedAllWaiting() {
+				idleSince, idleHooks = now, e.hookCount()
+			} else if e.rootDone && now.Sub(idleSince) > afterRootRealWait && e.hookCount() == idleHooks && e.detachedAllWaiting() {
 				e.leftWaitingOutside()
 				e.mu.Unlock()
 				return false
@@ -1638,12 +1655,12 @@ func (e *engine) watchdog() (stop func()) {
 						e.exitIfStuck(g, e.outsideWait, where, false)
 						break
 					}
-					if suspect != g || suspectHooks != e.detachedHooks {
+					if suspect != g || suspectHooks != e.hookCount() {
 						// Seen once: it may be on its way back (between a
 						// computation's end and its next hook, or waiting
 						// for e.mu, held here). A hang is what the next
 						// check still sees.
-						suspect, suspectHooks = g, e.detachedHooks
+						suspect, suspectHooks = g, e.hookCount()
 						e.mu.Unlock()
 						return true
 					}

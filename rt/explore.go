@@ -426,6 +426,9 @@ func (e *engine) resetRun(idx int) {
 	e.outside = 0
 	e.transit, e.detached, e.seq, e.steps, e.forced, e.lastEffect, e.pollYields = 0, 0, 0, 0, 0, 0, 0
 	e.plainAccesses = 0
+	e.soloPlain.Store(0)
+	e.soloGoid.Store(0)
+	e.soloSeen = 0
 	e.free, e.freeOver, e.leaving = false, false, false
 	e.frand = strategy.SplitMix{S: uint64(e.cfg.Seed)*0xd1b54a32d192ed03 ^ uint64(idx+1)}
 	e.log.reset()
@@ -629,7 +632,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 			// Key points and the accesses that were not: later schedules
 			// make key points of sites this one found shared (buntdb's
 			// TestAutoShrink: 6,305 steps, then past a million).
-			e.cfg.firstSteps = e.steps + e.plainAccesses
+			e.cfg.firstSteps = e.steps + e.plainAccesses + int(e.soloPlain.Load())
 		}
 		if e.cut {
 			sum.Cut++

@@ -155,6 +155,16 @@ func (m *memState) sharedSites() []string {
 }
 
 func (e *engine) access(site string, p unsafe.Pointer, write bool) {
+	if id := e.soloGoid.Load(); id != 0 && goid() == id && !e.mem.shared[site] {
+		// The test goroutine has computed alone for long (a parser, a
+		// generator's loops): nothing can race with this access, nobody
+		// spins on it, and the site is no key point. Nothing is recorded
+		// for the address either: a goroutine started later touches it
+		// first as its own (README, known limits). m.shared is only
+		// written between runs.
+		e.soloPlain.Add(1)
+		return
+	}
 	g, md := e.enter()
 	if md != modeControl {
 		return
@@ -173,6 +183,11 @@ func (e *engine) access(site string, p unsafe.Pointer, write bool) {
 	id := m.siteID(site)
 	if !info.multi && !m.isShared(id, site) {
 		e.plainAccesses++
+		if e.solo.Load() {
+			if e.soloSeen++; e.soloSeen == soloRecordLimit {
+				e.soloGoid.Store(g.goid)
+			}
+		}
 		if write {
 			e.wrote(addr)
 		}
@@ -203,6 +218,12 @@ func (e *engine) access(site string, p unsafe.Pointer, write bool) {
 	}
 	e.mu.Unlock()
 }
+
+// soloRecordLimit is how many plain accesses of the test goroutine, alone
+// in its run, are recorded before the rest take the path without
+// bookkeeping (access). Short set-up phases, and every program of bench/,
+// stay well below it, so their schedules do not change.
+const soloRecordLimit = 1 << 20
 
 // R is the key point before a read of *p; it returns p.
 func R[T any](site string, p *T) *T {

@@ -74,10 +74,20 @@ func BenchmarkRaceSwitch(b *testing.B) {
 
 // BenchmarkLocalAccessFresh: accesses to goroutine-local memory at fresh
 // addresses, as a parser filling new buffers makes them (no key point; each
-// address is looked up and recorded once). ns/op = per access.
+// address is looked up and recorded once). ns/op = per access. The test
+// goroutine alone takes the solo path; beside another goroutine, every
+// access is recorded.
 func BenchmarkLocalAccessFresh(b *testing.B) {
+	b.Run("solo", func(b *testing.B) { localAccessFresh(b, false) })
+	b.Run("beside", func(b *testing.B) { localAccessFresh(b, true) })
+}
+
+func localAccessFresh(b *testing.B, beside bool) {
 	onOff(b, func(b *testing.B, race bool) {
 		runControlledRace(&stay{}, race, func() {
+			if beside {
+				Go("other", func() {})
+			}
 			buf := make([]int, 4096)
 			for i := 0; i < b.N; i++ {
 				j := i % len(buf)
