@@ -190,7 +190,7 @@ type engine struct {
 	soloGoid  atomic.Int64
 	soloPlain atomic.Int64 // plain accesses made on that path (plainAccesses)
 	soloSeen  int          // plain accesses recorded while the test goroutine was alone
-	runIdx  int
+	runIdx    int
 
 	gs            []*gstate
 	byGoid        map[int64]*gstate
