@@ -737,6 +737,25 @@ func (r *rewriter) rtSelChanged(pos token.Pos, name string) ast.Expr {
 // over the receiver evaluated now, like the method value itself.
 func (r *rewriter) methodValue(x *ast.SelectorExpr, sel *types.Selection) ast.Expr {
 	fn, _ := sel.Obj().(*types.Func)
+	if fn != nil && types.IsInterface(r.info.TypeOf(x.X)) {
+		// l.Unlock as a value with l a sync.Locker (miekg/dns's
+		// once.Do(l.Unlock)), t.Stop with t a timer interface: the real
+		// method of a lock or timer the model owns must not run.
+		sig := fn.Type().(*types.Signature)
+		var hook string
+		var iface *ast.InterfaceType
+		switch {
+		case (fn.Name() == "Lock" || fn.Name() == "Unlock") && sig.Params().Len() == 0 && sig.Results().Len() == 0 && isLocker(r.info.TypeOf(x.X)):
+			hook, iface = "Locker"+fn.Name(), r.ifaceType(x.Pos(), "Lock", "Unlock")
+		case timerIfaceHook(fn.Name(), sig) != "":
+			hook = timerIfaceHook(fn.Name(), sig)
+			iface = &ast.InterfaceType{Interface: x.Pos(), Methods: &ast.FieldList{Opening: x.Pos(), Closing: x.Pos(), List: []*ast.Field{
+				{Names: []*ast.Ident{ident(fn.Name(), x.Pos())}, Type: r.typeExpr(sig, x.Pos())}}}}
+		}
+		if hook != "" {
+			return r.boundHookAs(x.Pos(), hook, r.expr(x.X), iface, sig)
+		}
+	}
 	if fn != nil && !types.IsInterface(r.info.TypeOf(x.X)) {
 		sig := fn.Type().(*types.Signature)
 		pkg, typ := namedIn(deref(sig.Recv().Type()))
@@ -768,9 +787,24 @@ func (r *rewriter) methodValue(x *ast.SelectorExpr, sel *types.Selection) ast.Ex
 // boundHook builds func(p P) func(params) results { return func(params) results { return rt.H(site, p, params...) } }(recv),
 // where P is named through a private import of sync.
 func (r *rewriter) boundHook(pos token.Pos, name string, recv ast.Expr, sig *types.Signature) ast.Expr {
+	return r.boundHookAs(pos, name, recv, r.typeExpr(sig.Recv().Type(), pos), sig)
+}
+
+// ifaceType spells interface{ M1(); M2() } for methods without parameters
+// or results.
+func (r *rewriter) ifaceType(pos token.Pos, names ...string) *ast.InterfaceType {
+	it := &ast.InterfaceType{Interface: pos, Methods: &ast.FieldList{Opening: pos, Closing: pos}}
+	for _, n := range names {
+		it.Methods.List = append(it.Methods.List, &ast.Field{Names: []*ast.Ident{ident(n, pos)}, Type: &ast.FuncType{Func: token.NoPos, Params: &ast.FieldList{}}})
+	}
+	return it
+}
+
+// boundHookAs is boundHook with P spelled by the caller.
+func (r *rewriter) boundHookAs(pos token.Pos, name string, recv ast.Expr, recvType ast.Expr, sig *types.Signature) ast.Expr {
 	p := r.tmp(pos)
 	inner := r.hookLit(pos, name, []ast.Expr{p}, sig)
-	outerType := &ast.FuncType{Func: pos, Params: &ast.FieldList{List: []*ast.Field{{Names: []*ast.Ident{p}, Type: r.typeExpr(sig.Recv().Type(), pos)}}},
+	outerType := &ast.FuncType{Func: pos, Params: &ast.FieldList{List: []*ast.Field{{Names: []*ast.Ident{p}, Type: recvType}}},
 		Results: &ast.FieldList{List: []*ast.Field{{Type: inner.Type}}}}
 	outer := &ast.FuncLit{Type: outerType, Body: block(pos, &ast.ReturnStmt{Return: pos, Results: []ast.Expr{inner}})}
 	return &ast.CallExpr{Fun: outer, Lparen: pos, Args: []ast.Expr{recv}, Rparen: pos}

@@ -53,3 +53,30 @@ func TestOwnLockMethodsRun(t *testing.T) {
 		t.Fatalf("%d locks through Counted.Lock", n)
 	}
 }
+
+// unlockOnce returns l's Unlock bound now, run at most once (miekg/dns's
+// ListenAndServe unlocks its server's RWMutex so): the bound Unlock must
+// release the lock the model took, not the real one ("fatal error: sync:
+// Unlock of unlocked RWMutex" killed hashicorp/memberlist's test process).
+func unlockOnce(l sync.Locker) func() {
+	var once sync.Once
+	return func() { once.Do(l.Unlock) }
+}
+
+func TestLockerUnlockAsValue(t *testing.T) {
+	var mu sync.RWMutex
+	n := 0
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		unlock := unlockOnce(&mu)
+		mu.Lock()
+		defer unlock()
+		n++
+		unlock()
+	}()
+	mu.RLock()
+	_ = n
+	mu.RUnlock()
+	<-done
+}

@@ -57,3 +57,12 @@ func Through(t timer, tk ticker, o other) {
 	tk.Reset(time.Second)
 	_ = o.Stop()
 }
+
+// Values: the methods bound now, called later.
+func Values(t timer, l interface {
+	Lock()
+	Unlock()
+}) (func() bool, func(time.Duration) bool, func()) {
+	l.Lock()
+	return t.Stop, t.Reset, l.Unlock
+}
