@@ -102,6 +102,10 @@ type Config struct {
 	Start    string `json:",omitempty"`
 	Runs     []int  `json:",omitempty"`
 	StateOut string `json:",omitempty"`
+	// Procs, when positive, is the GOMAXPROCS the runner gives the test
+	// process (its environment, unless the user set GOMAXPROCS): workers
+	// of one split exploration share the machine's processors.
+	Procs int `json:",omitempty"`
 
 	// Crash recovery: schedules (1-based) of Test to skip because they killed
 	// an earlier process, and the schedule to trace step by step to disk.
@@ -153,7 +157,17 @@ func (c *config) stepLimit(schedule int) {
 
 func loadConfig() (Config, error) {
 	c := Config{Strategy: "random", Budget: 100, Seed: 1}
-	if s := os.Getenv("PERIOD_CONFIG"); s != "" {
+	s := os.Getenv("PERIOD_CONFIG")
+	if f := os.Getenv("PERIOD_CONFIG_FILE"); f != "" {
+		// A configuration too long for the environment (a split worker's
+		// list of schedules) comes in a file.
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return c, fmt.Errorf("PERIOD_CONFIG_FILE: %v", err)
+		}
+		s = string(b)
+	}
+	if s != "" {
 		if err := json.Unmarshal([]byte(s), &c); err != nil {
 			return c, fmt.Errorf("PERIOD_CONFIG: %v", err)
 		}

@@ -115,6 +115,22 @@ func TestParallelSameAsSerial(t *testing.T) {
 	}
 }
 
+// A large budget split over processes stays split: a worker's list of
+// schedules (tens of thousands) is over what Linux lets one environment
+// string hold, so it goes to the test process in a file; it used to fail
+// with "argument list too long" and fall back to one process.
+func TestLargeBudgetStaysSplit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("explores 100,000 schedules")
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"test", "-v", "-p", "2", "-strategy", "random", "-budget", "100000", "-o", t.TempDir(), "-run", "TestWithdrawFixed", "../../examples/checkthenact"}, &out, &errb)
+	all := out.String() + errb.String()
+	if code != 0 || strings.Contains(all, "split exploration failed") || !strings.Contains(all, "100000 of 100000 schedules") {
+		t.Fatalf("exit %d:\n%s%s", code, out.String(), errb.String())
+	}
+}
+
 // period test -shard i/3 run as three separate processes, merged by period
 // merge (a fourth), equals the unsharded run, replay files included, for
 // every strategy.

@@ -633,6 +633,63 @@ func lockDir(dir string, exclusive bool) (unlock func()) {
 	return mu.RUnlock
 }
 
+// outFilter keeps a test process's output without the lines package
+// testing prints for every schedule's subtest (-test.v): a "--- PASS" line
+// for each, and of the "=== RUN" (PAUSE, CONT, NAME) lines in a row only
+// the last, which says whose output follows. A million schedules are then
+// not a million lines kept and parsed.
+type outFilter struct {
+	buf     bytes.Buffer
+	partial []byte // a line not ended yet
+	header  []byte // the last "=== " line, not kept until output follows it
+}
+
+func (o *outFilter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			o.partial = append(o.partial, p...)
+			break
+		}
+		line := p[:i+1]
+		if len(o.partial) > 0 {
+			line = append(o.partial, line...)
+			o.partial = o.partial[:0]
+		}
+		o.line(line)
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+func (o *outFilter) line(l []byte) {
+	t := bytes.TrimLeft(l, " ")
+	switch {
+	case bytes.HasPrefix(t, []byte("--- PASS: TestPeriodDriver/")):
+	case bytes.HasPrefix(l, []byte("=== ")) && bytes.Contains(l, []byte(" TestPeriodDriver/")):
+		o.header = append(o.header[:0], l...)
+	default:
+		if len(o.header) > 0 {
+			o.buf.Write(o.header)
+			o.header = o.header[:0]
+		}
+		o.buf.Write(l)
+	}
+}
+
+// done returns what was kept, with a last line not ended by a newline.
+func (o *outFilter) done() bytes.Buffer {
+	if len(o.partial) > 0 {
+		o.line(o.partial)
+		o.partial = nil
+	}
+	return o.buf
+}
+
+// maxEnvConfig bounds the configuration passed in the environment.
+const maxEnvConfig = 64 << 10
+
 // runChild runs the binary once with cfg and returns its combined output.
 func runChild(ctx context.Context, b Binary, cfg rt.Config, deadline time.Time) ([]byte, error) {
 	if ctx.Value(dirLockedKey{}) != b.Dir {
@@ -650,11 +707,33 @@ func runChild(ctx context.Context, b Binary, cfg rt.Config, deadline time.Time) 
 	defer cancel()
 	cmd := exec.CommandContext(cctx, b.Path, "-test.run=^TestPeriodDriver$", "-test.count=1", "-test.v", "-test.timeout=0")
 	cmd.Dir = b.Dir
-	cmd.Env = append(os.Environ(), "PERIOD_CONFIG="+string(js))
-	var buf bytes.Buffer
-	cmd.Stdout = &buf
-	cmd.Stderr = &buf
+	if len(js) < maxEnvConfig {
+		cmd.Env = append(os.Environ(), "PERIOD_CONFIG="+string(js))
+	} else {
+		// Linux refuses an environment string over 128 KiB (a split
+		// worker's schedules of a large budget): the file carries it.
+		f, err := os.CreateTemp("", "period-config-*.json")
+		if err != nil {
+			return nil, err
+		}
+		defer os.Remove(f.Name())
+		_, err = f.Write(js)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, err
+		}
+		cmd.Env = append(os.Environ(), "PERIOD_CONFIG_FILE="+f.Name())
+	}
+	if cfg.Procs > 0 && os.Getenv("GOMAXPROCS") == "" {
+		cmd.Env = append(cmd.Env, "GOMAXPROCS="+strconv.Itoa(cfg.Procs))
+	}
+	var out outFilter
+	cmd.Stdout = &out
+	cmd.Stderr = &out
 	err = cmd.Run()
+	buf := out.done()
 	if cctx.Err() == context.DeadlineExceeded {
 		return buf.Bytes(), errTimeout
 	}

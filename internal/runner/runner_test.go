@@ -105,3 +105,28 @@ func TestInterruptedBySignal(t *testing.T) {
 		}
 	}
 }
+
+// The output kept of a test process drops the lines every passing schedule
+// prints and keeps the header of the output that follows, so that a
+// failure's messages are still found.
+func TestOutFilterKeepsFailures(t *testing.T) {
+	var o outFilter
+	in := "=== RUN   TestPeriodDriver\n" +
+		"=== RUN   TestPeriodDriver/TestX/s1\n--- PASS: TestPeriodDriver/TestX/s1 (0.00s)\n" +
+		"=== RUN   TestPeriodDriver/TestX/s2\n    x_test.go:12: boom\n        more\n    --- FAIL: TestPeriodDriver/TestX/s2 (0.00s)\n" +
+		"=== RUN   TestPeriodDriver/TestX/s3\n    --- PASS: TestPeriodDriver/TestX/s3 (0.00s)\nfatal error: all goroutines are asleep"
+	for i := 0; i < len(in); i += 7 { // written in pieces that cut lines
+		o.Write([]byte(in[i:min(i+7, len(in))]))
+	}
+	b := o.done()
+	want := "=== RUN   TestPeriodDriver\n" +
+		"=== RUN   TestPeriodDriver/TestX/s2\n    x_test.go:12: boom\n        more\n    --- FAIL: TestPeriodDriver/TestX/s2 (0.00s)\n" +
+		"=== RUN   TestPeriodDriver/TestX/s3\nfatal error: all goroutines are asleep"
+	if got := b.String(); got != want {
+		t.Fatalf("kept:\n%s\nwant:\n%s", got, want)
+	}
+	msgs := parseFailures(b.Bytes(), "")
+	if m := msgs[failKey{"TestX", 2}]; m == nil || len(m.text) != 1 || m.text[0] != "x_test.go:12: boom\nmore" {
+		t.Fatalf("failure messages: %+v", msgs)
+	}
+}

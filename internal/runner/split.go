@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -228,6 +229,12 @@ func exploreSplit(ctx context.Context, b Binary, opts Options, test string, pool
 				return Result{}, err
 			}
 			cfg.OutDir, cfg.StateOut, cfg.Results = dir, filepath.Join(dir, "state.json"), filepath.Join(dir, "results.jsonl")
+			// Each worker gets its share of the processors: one exploring
+			// process keeps more than one busy with the collector and
+			// hand-offs between threads, which then compete with the
+			// other workers' schedules instead of adding to them
+			// (docs/parallel.md).
+			cfg.Procs = max(1, runtime.NumCPU()/len(ws))
 			wk := &worker{dir: dir, cfg: cfg}
 			ws[w] = wk
 			wg.Add(1)
