@@ -1290,7 +1290,11 @@ func (e *engine) teardown() {
 	done := make(chan struct{})
 	exited := e.exited
 	go func() { exited.Wait(); close(done) }()
-	limit := time.After(e.cfg.watchdog * 4)
+	// Stopped at the end: a pending timer per run (20 s by default) kept
+	// hundreds of thousands of them in the runtime's timer heap at tens of
+	// thousands of runs a second.
+	limit := time.NewTimer(e.cfg.watchdog * 4)
+	defer limit.Stop()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 wait:
@@ -1298,7 +1302,7 @@ wait:
 		select {
 		case <-done:
 			break wait
-		case <-limit:
+		case <-limit.C:
 			break wait
 		case <-tick.C:
 			if e.onlyBlockedOutsideLeft() {
