@@ -57,8 +57,13 @@ func SynctestWait(site string) {
 	e.mu.Unlock()
 }
 
-// othersBlocked tells whether every goroutine but g is blocked. e.mu is held.
+// othersBlocked tells whether every goroutine but g is blocked. A goroutine
+// blocked for real on a channel or lock of code Period does not see (the
+// reader of a net.Pipe, as the in-memory transports of MCP's SDK have) is
+// durably blocked, as synctest defines it: only the bubble can wake it.
+// e.mu is held.
 func (e *engine) othersBlocked(g *gstate) bool {
+	detached := false
 	for _, o := range e.gs {
 		if o == g {
 			continue
@@ -69,9 +74,12 @@ func (e *engine) othersBlocked(g *gstate) bool {
 			if !o.p.bubbleWait && e.ready(o) {
 				return false
 			}
+		case gDetached:
+			detached = true
 		default: // running, settling, or outside control
 			return false
 		}
 	}
-	return true
+	// One look at every stack, only once the others are blocked.
+	return !detached || e.bubble && e.detachedDurablyBlocked()
 }

@@ -70,3 +70,39 @@ func TestSynctestPipeServer(t *testing.T) {
 		server.Close()
 	})
 }
+
+// synctest.Wait returns once the reader of a net.Pipe is back in its read
+// (durably blocked, as synctest defines it, though Period sees it blocked
+// for real): the in-memory transports of MCP's Go SDK. It waited for it
+// until the schedule was abandoned.
+func TestSynctestWaitBesidePipeReader(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a, b := net.Pipe()
+		incoming := make(chan byte)
+		closed := make(chan struct{})
+		go func() {
+			buf := make([]byte, 1)
+			for {
+				_, err := a.Read(buf)
+				if err != nil {
+					return
+				}
+				select {
+				case incoming <- buf[0]:
+				case <-closed:
+					return
+				}
+			}
+		}()
+		go func() { b.Write([]byte{'x'}) }()
+		if got := <-incoming; got != 'x' {
+			t.Errorf("got %q", got)
+		}
+		synctest.Wait()
+		b.Close()
+		time.Sleep(100 * time.Millisecond)
+		synctest.Wait()
+		close(closed)
+		a.Close()
+	})
+}
