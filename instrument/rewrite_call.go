@@ -437,6 +437,27 @@ func timerIfaceHook(name string, sig *types.Signature) string {
 	return ""
 }
 
+// deadlineHook names the rt hook for SetDeadline, SetReadDeadline or
+// SetWriteDeadline with net.Conn's signature, func(time.Time) error; ""
+// otherwise.
+func deadlineHook(name string, sig *types.Signature) string {
+	switch name {
+	case "SetDeadline", "SetReadDeadline", "SetWriteDeadline":
+	default:
+		return ""
+	}
+	if sig.Variadic() || sig.Params().Len() != 1 || sig.Results().Len() != 1 {
+		return ""
+	}
+	if pkg, n := namedIn(sig.Params().At(0).Type()); pkg != "time" || n != "Time" {
+		return ""
+	}
+	if !types.Identical(sig.Results().At(0).Type(), types.Universe.Lookup("error").Type()) {
+		return ""
+	}
+	return name + "Iface"
+}
+
 // isDuration tells whether t is time.Duration.
 func isDuration(t types.Type) bool {
 	pkg, name := namedIn(t)
@@ -461,6 +482,16 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 	if types.IsInterface(r.info.TypeOf(f.X)) {
 		if (fn.Name() == "Lock" || fn.Name() == "Unlock") && sig.Params().Len() == 0 && sig.Results().Len() == 0 && isLocker(r.info.TypeOf(f.X)) {
 			return r.hook(pos, "Locker"+fn.Name(), r.site(pos), r.expr(f.X))
+		}
+		if h := deadlineHook(fn.Name(), sig); h != "" {
+			// conn.SetDeadline(t) with conn a net.Conn (or any interface a
+			// connection of the standard library satisfies): the hook moves
+			// the virtual instant to the real clock for std's types.
+			x := r.expr(f.X)
+			r.args(c)
+			out := r.hook(pos, h, append([]ast.Expr{x}, c.Args...)...)
+			out.Rparen = c.Rparen
+			return out
 		}
 		if h := timerIfaceHook(fn.Name(), sig); h != "" {
 			// x.Stop() or x.Reset(d) through an interface that a

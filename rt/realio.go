@@ -5,6 +5,9 @@ package rt
 import (
 	"io/fs"
 	"os"
+	"reflect"
+	"strings"
+	"time"
 )
 
 // IO is v, a connection, listener, pipe, file or process of the standard
@@ -48,4 +51,55 @@ func (e *engine) fileOrdersGoroutines(f *os.File) bool {
 	}
 	e.fileKinds[f] = pipe
 	return pipe
+}
+
+// Deadlines handed to the standard library's connections, pipes and files
+// are instants of its real clock, while the program computes them from
+// virtual time (conn.SetDeadline(time.Now().Add(10*time.Millisecond))).
+// Virtual time runs behind real time while a run computes and ahead of it
+// after a jump, so the deadline would fire at once or far too late. The
+// SetDeadline hooks move it to the real instant as far from now as the
+// program meant, when the connection is the standard library's; a type of
+// the program's own (pion's virtual-time deadlines) gets it unchanged.
+
+// SetDeadlineIface is x.SetDeadline(t).
+func SetDeadlineIface(x interface{ SetDeadline(time.Time) error }, t time.Time) error {
+	return x.SetDeadline(toRealClock(x, t))
+}
+
+// SetReadDeadlineIface is x.SetReadDeadline(t).
+func SetReadDeadlineIface(x interface{ SetReadDeadline(time.Time) error }, t time.Time) error {
+	return x.SetReadDeadline(toRealClock(x, t))
+}
+
+// SetWriteDeadlineIface is x.SetWriteDeadline(t).
+func SetWriteDeadlineIface(x interface{ SetWriteDeadline(time.Time) error }, t time.Time) error {
+	return x.SetWriteDeadline(toRealClock(x, t))
+}
+
+// toRealClock maps the virtual instant t to the real one for x, when x is
+// a type of the standard library.
+func toRealClock(x any, t time.Time) time.Time {
+	e := eng
+	if t.IsZero() || !e.active.Load() || !stdType(x) {
+		return t
+	}
+	e.mu.Lock()
+	now := e.now()
+	e.mu.Unlock()
+	return time.Now().Add(t.Sub(now))
+}
+
+// stdType tells whether x's dynamic type (or what it points to) is
+// declared in the standard library.
+func stdType(x any) bool {
+	t := reflect.TypeOf(x)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.PkgPath() == "" {
+		return false
+	}
+	first, _, _ := strings.Cut(t.PkgPath(), "/")
+	return !strings.Contains(first, ".")
 }

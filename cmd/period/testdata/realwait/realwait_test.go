@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"testing"
 	"time"
@@ -179,5 +181,24 @@ func TestSpawnAfterRealWait(t *testing.T) {
 	b, err := io.ReadAll(rd)
 	if err != nil || string(b) != "hello" {
 		t.Fatalf("read %q, %v", b, err)
+	}
+}
+
+// A read deadline computed from the test's clock after it jumped (a
+// 10 s sleep, instant under Period: the clock runs ahead of the real one)
+// is a real instant as far away as the program meant: the read times out
+// 50 ms later, as under go test, instead of 10 s of real time later (past
+// the hang limit: the schedule was abandoned).
+func TestPipeDeadlineAfterClockJump(t *testing.T) {
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	time.Sleep(10 * time.Second)
+	var c net.Conn = a
+	if err := c.SetReadDeadline(time.Now().Add(50 * time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Read(make([]byte, 1)); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("read: %v, want a deadline exceeded", err)
 	}
 }
