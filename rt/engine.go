@@ -97,6 +97,7 @@ type gstate struct {
 	tctx     *vctx    // t.Context() of the (sub)test run by this goroutine, once asked for
 	created  string   // site of the go statement that started g
 	creator  uintptr  // pc in the function that executed it (resolved only for reports)
+	ioProbe  int      // e.steps+1 when probeIO last armed a look at it
 	inCand   bool     // in e.rs.cand (ready.go)
 	fast     bool     // parked at an operation always ready: in e.rs.en without being a candidate
 	lockOK   bool     // parked at a waitLock found ready: in e.rs.en and p.mm.lockReady, not a candidate
@@ -1489,6 +1490,26 @@ func (e *engine) busyDetached(idle time.Duration, hooks int64) bool {
 	return e.hookCount() != hooks && idle < busyHangFactor*e.cfg.hangAfter
 }
 
+// detachCurrent lets the others run beside g, the current goroutine, which
+// runs or waits in code Period does not control (blocked: for real, on
+// I/O, a channel or a lock of the standard library). e.mu is held.
+func (e *engine) detachCurrent(g *gstate, blocked bool) {
+	if blocked {
+		e.realWait(g)
+	}
+	if blocked && e.realAnchor.IsZero() && !e.bubble {
+		// Blocked for real since it was chosen, at most stampEvery
+		// steps after the last stamp (the clock has not moved
+		// since): real time passes from then.
+		e.realAnchor, e.vAnchor = time.Unix(0, e.stepStamp.Load()), e.vnow()
+	}
+	g.status = gDetached
+	e.detached++
+	e.everDetached = true
+	e.cur = nil
+	e.decide(nil)
+}
+
 // watchdog detaches a current goroutine that runs too long without reaching a
 // key point, so that the others can go on; a run with nothing left but
 // detached goroutines for too long is a hang.
@@ -1506,22 +1527,7 @@ func (e *engine) watchdog() (stop func()) {
 	lastProgress, stalledSince := e.progress.Load(), time.Now()
 	var timer *time.Timer
 	var mu sync.Mutex // orders a check against stop's Stop of the timer
-	detach := func(g *gstate, blocked bool) {
-		if blocked {
-			e.realWait(g)
-		}
-		if blocked && e.realAnchor.IsZero() && !e.bubble {
-			// Blocked for real since it was chosen, at most stampEvery
-			// steps after the last stamp (the clock has not moved
-			// since): real time passes from then.
-			e.realAnchor, e.vAnchor = time.Unix(0, e.stepStamp.Load()), e.vnow()
-		}
-		g.status = gDetached
-		e.detached++
-		e.everDetached = true
-		e.cur = nil
-		e.decide(nil)
-	}
+	detach := e.detachCurrent
 	// probe is the check between two full ones: a current goroutine that
 	// has not reached a key point for quickTick is looked at once, and
 	// detached if blocked for real, so that the others run on within

@@ -28,9 +28,35 @@ func IO[T any](v T) T {
 	}
 	if f, ok := any(v).(*os.File); !ok || e.fileOrdersGoroutines(f) {
 		e.realWait(g)
+		e.probeIO(g)
 	}
 	e.mu.Unlock()
 	return v
+}
+
+// ioProbeDelay: how soon after a goroutine starts real I/O the engine looks
+// whether it blocked there, to let the others run. The watchdog's own probe
+// comes 5 to 10 ms later, past the 10 ms deadlines some tests set on a pipe
+// whose writer waits for its turn (simonvetter/modbus).
+const ioProbeDelay = 300 * time.Microsecond
+
+// probeIO arms a look at g, the current goroutine about to use a
+// connection, pipe or process of the standard library: if it is still
+// there, blocked for real, after ioProbeDelay, it is detached. One look per
+// step. e.mu is held.
+func (e *engine) probeIO(g *gstate) {
+	if e.cur != g || e.transit != 0 || e.free || g.ioProbe == e.steps+1 {
+		return
+	}
+	g.ioProbe = e.steps + 1
+	gen, step := e.runGen, e.steps
+	time.AfterFunc(ioProbeDelay, func() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if e.active.Load() && !e.finished && e.runGen == gen && e.steps == step && e.cur == g && e.transit == 0 && waitsForOthers(g.goid) {
+			e.detachCurrent(g, true)
+		}
+	})
 }
 
 // fileOrdersGoroutines tells whether f is a pipe or a socket other than the

@@ -202,3 +202,32 @@ func TestPipeDeadlineAfterClockJump(t *testing.T) {
 		t.Fatalf("read: %v, want a deadline exceeded", err)
 	}
 }
+
+// The test reads a pipe with a 10 ms deadline while the goroutine that
+// writes it waits in the model for its turn (simonvetter/modbus's
+// transport tests): a reader blocked for real is detached within a
+// fraction of a millisecond, so the writer runs well before the deadline.
+func TestPipeReadWhileWriterWaitsItsTurn(t *testing.T) {
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	in := make(chan []byte, 3)
+	go func() {
+		for p := range in {
+			if _, err := b.Write(p); err != nil {
+				return
+			}
+		}
+	}()
+	for i := 0; i < 3; i++ {
+		in <- []byte{byte(i)}
+	}
+	close(in)
+	buf := make([]byte, 1)
+	for i := 0; i < 3; i++ {
+		a.SetReadDeadline(time.Now().Add(10 * time.Millisecond))
+		if _, err := a.Read(buf); err != nil || buf[0] != byte(i) {
+			t.Fatalf("read %d: %v %v", i, buf, err)
+		}
+	}
+}
