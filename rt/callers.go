@@ -76,15 +76,7 @@ func Stack(buf []byte, all bool) int {
 	if !e.active.Load() && !e.prelude.Load() {
 		return runtime.Stack(buf, all)
 	}
-	raw := make([]byte, 64<<10)
-	for {
-		n := runtime.Stack(raw, all)
-		if n < len(raw) {
-			raw = raw[:n]
-			break
-		}
-		raw = make([]byte, 2*len(raw))
-	}
+	raw := runtimeStack(all)
 	e.mu.Lock()
 	creators := map[string]string{} // goroutine id -> "created by" line
 	for id, g := range e.byGoid {
@@ -146,10 +138,19 @@ func goStackView(b string, creators map[string]string) (string, bool) {
 
 // DebugStack is debug.Stack(): the calling goroutine's stack as Stack
 // shows it.
-func DebugStack() []byte {
-	buf := make([]byte, 1024)
+func DebugStack() []byte { return fitStack(func(b []byte) int { return Stack(b, false) }) }
+
+// runtimeStack is the whole of runtime.Stack(buf, all), however long.
+func runtimeStack(all bool) []byte {
+	return fitStack(func(b []byte) int { return runtime.Stack(b, all) })
+}
+
+// fitStack calls stack with a buffer twice as large until what it writes
+// fits.
+func fitStack(stack func([]byte) int) []byte {
+	buf := make([]byte, 64<<10)
 	for {
-		n := Stack(buf, false)
+		n := stack(buf)
 		if n < len(buf) {
 			return buf[:n]
 		}

@@ -28,15 +28,7 @@ func goroutineFuncs(gs []*gstate) map[int64][]frame {
 	if len(want) == 0 {
 		return out
 	}
-	buf := make([]byte, 1<<16)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
+	buf := runtimeStack(true)
 	for _, block := range strings.Split(string(buf), "\n\n") {
 		head, rest, _ := strings.Cut(block, "\n")
 		f := strings.Fields(head) // goroutine 23 [chan receive]:
