@@ -3,6 +3,7 @@
 package rt
 
 import (
+	"context"
 	"encoding/json"
 	"math/rand"
 	"os"
@@ -231,6 +232,13 @@ func init() {
 		}
 		if ctx.Err() == nil || n < 5 || n > 6 {
 			t.Errorf("err=%v ticks=%d", ctx.Err(), n)
+		}
+		// A deadline already passed is expired when WithDeadline returns,
+		// as with the context package, not at a later step.
+		past, cancelPast := WithDeadline(contextBackground(), Now().Add(-time.Second))
+		defer cancelPast()
+		if past.Err() != context.DeadlineExceeded {
+			t.Errorf("deadline in the past: err=%v", past.Err())
 		}
 	}
 	programs["spin"] = func(t *testing.T) {

@@ -975,6 +975,17 @@ func WithDeadlineCause(parent context.Context, d time.Time, cause error) (contex
 	c := newVctx(parent)
 	c.deadline, c.cause = d, cause
 	now := e.now()
+	if !d.After(now) {
+		// As the context package does: a deadline already passed cancels
+		// c before it is returned, so ctx.Err() is DeadlineExceeded at once
+		// and not only after a timer fires at a later step.
+		e.raceCtx(c)
+		clk := e.releaseClock(g)
+		e.mu.Unlock()
+		c.follow()
+		c.cancel(context.DeadlineExceeded, cause, clk)
+		return c, c.cancelFunc(nil)
+	}
 	vt := &vtimer{when: later(e.vnow(), int64(d.Sub(now))), ctx: c, creator: g, vc: e.releaseClock(g)}
 	if vt.when < e.vnow() {
 		vt.when = e.vnow()
