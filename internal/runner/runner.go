@@ -838,9 +838,11 @@ func readResults(path string) ([]resultLine, error) {
 }
 
 var (
-	runLine  = regexp.MustCompile(`^=== (?:RUN|NAME|CONT)\s+TestPeriodDriver/(.+)/s(\d+)$`)
+	// Subtests of a schedule run as TestPeriodDriver/TestX/sN/sub: their
+	// lines belong to schedule N too (group 3 is the subtest's path).
+	runLine  = regexp.MustCompile(`^=== (?:RUN|NAME|CONT)\s+TestPeriodDriver/([^/]+)/s(\d+)(?:/(\S+))?$`)
 	logLine  = regexp.MustCompile(`^(\s+)([^\s:]+\.go):(\d+): (.*)$`)
-	failLine = regexp.MustCompile(`^\s*--- FAIL: TestPeriodDriver/(.+)/s(\d+) `)
+	failLine = regexp.MustCompile(`^\s*--- FAIL: TestPeriodDriver/([^/]+)/s(\d+)(?:/(\S+))? `)
 	testLine = regexp.MustCompile(`^\s*(=== (RUN|NAME|CONT|PAUSE) |--- (FAIL|PASS|SKIP): )`)
 )
 
@@ -862,6 +864,7 @@ type failMsg struct {
 func parseFailures(out []byte, dir string) map[failKey]*failMsg {
 	msgs := map[failKey]*failMsg{}
 	var cur failKey
+	var sub string    // the subtest of cur printing, if any
 	var last *failMsg // the message whose continuation lines may follow
 	var more string   // their indentation
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -875,12 +878,12 @@ func parseFailures(out []byte, dir string) map[failKey]*failMsg {
 		last = nil
 		if m := runLine.FindStringSubmatch(line); m != nil {
 			n, _ := strconv.Atoi(m[2])
-			cur = failKey{m[1], n}
+			cur, sub = failKey{m[1], n}, m[3]
 			continue
 		}
 		if m := failLine.FindStringSubmatch(line); m != nil {
 			n, _ := strconv.Atoi(m[2])
-			cur = failKey{m[1], n}
+			cur, sub = failKey{m[1], n}, m[3]
 			continue
 		}
 		if m := logLine.FindStringSubmatch(line); m != nil && cur.test != "" {
@@ -889,7 +892,11 @@ func parseFailures(out []byte, dir string) map[failKey]*failMsg {
 				f = &failMsg{location: packageLoc(dir, m[2]) + ":" + m[3]}
 				msgs[cur] = f
 			}
-			f.text = append(f.text, m[2]+":"+m[3]+": "+m[4])
+			text := m[2] + ":" + m[3] + ": " + m[4]
+			if sub != "" { // named as go test names it: TestX/sub
+				text = cur.test + "/" + sub + ": " + text
+			}
+			f.text = append(f.text, text)
 			last, more = f, m[1]+"    "
 		}
 	}

@@ -32,6 +32,13 @@ func TestLocationsAreModuleRelative(t *testing.T) {
 		f.text[0] != "runner_test.go:12: \n\tError:      \tNot equal:\n\t            \texpected: 1" || f.text[1] != "runner_test.go:13: two\nlines" {
 		t.Errorf("multi-line messages: %+v", f)
 	}
+	// A subtest's lines belong to its schedule, named as go test names them.
+	log = "=== RUN   TestPeriodDriver/TestX/s5\n=== RUN   TestPeriodDriver/TestX/s5/a_b\n    runner_test.go:14: deep\n=== NAME  TestPeriodDriver/TestX/s5\n    runner_test.go:15: mid\n--- FAIL: TestPeriodDriver/TestX/s5 (0.00s)\n    --- FAIL: TestPeriodDriver/TestX/s5/a_b (0.00s)\n"
+	msgs = parseFailures([]byte(log), filepath.Dir(file))
+	if f := msgs[failKey{"TestX", 5}]; f == nil || len(f.text) != 2 || f.location != "internal/runner/runner_test.go:14" ||
+		f.text[0] != "TestX/a_b: runner_test.go:14: deep" || f.text[1] != "runner_test.go:15: mid" {
+		t.Errorf("subtest messages: %+v", f)
+	}
 	if got := packageLoc(filepath.Dir(file), "nosuch_test.go"); got != "nosuch_test.go" {
 		t.Errorf("a file not in the package directory: %q", got)
 	}
