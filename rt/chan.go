@@ -459,14 +459,32 @@ func DefaultIf(sel int) <-chan struct{} {
 // SelectDone is the first statement of every case body of a rewritten
 // select: after the real operation of a case that was a rendezvous, the
 // goroutine waits for its partner (awaitPartner).
+//
+// In a goroutine outside control (an HTTP handler of a server the test
+// started) the case has sent, received or seen a close on a channel that a
+// controlled goroutine may wait on: as after Send and Recv outside control,
+// the engine looks at the waiters again, at once if it idles (a test that
+// waits for its handler with a timeout beside must not see the timeout
+// fire first).
 func SelectDone(sel int) {
-	if sel < 0 {
-		return // default, or not controlled
+	if sel == -1 {
+		return // default: no channel operation
 	}
 	e := eng
-	if g, m := e.enter(); m == modeControl {
-		e.mu.Unlock()
-		e.awaitPartner(g)
+	if sel >= 0 {
+		g, m := e.enterAs(false)
+		if m == modeControl {
+			e.mu.Unlock()
+			e.awaitPartner(g)
+			return
+		}
+		if g != nil {
+			return // unwinding, or done
+		}
+	}
+	if e.active.Load() {
+		e.rescanAsync() // which case fired is not known here
+		e.kickIdle()
 	}
 }
 

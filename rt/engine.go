@@ -349,6 +349,13 @@ const (
 
 // enter identifies the calling goroutine. With modeControl it returns with e.mu held.
 func (e *engine) enter() (*gstate, mode) {
+	return e.enterAs(true)
+}
+
+// enterAs is enter; countOutside false does not count the call of a
+// goroutine outside control as one of its key points (the second hook of
+// one operation).
+func (e *engine) enterAs(countOutside bool) (*gstate, mode) {
 	if !e.active.Load() {
 		return nil, modePlain
 	}
@@ -374,7 +381,7 @@ func (e *engine) enter() (*gstate, mode) {
 		return g, modeSkip
 	}
 	if g == nil || g.status == gDone {
-		if g == nil && !e.finished {
+		if g == nil && !e.finished && countOutside {
 			// A goroutine started by code Period does not instrument (a
 			// library's worker) runs instrumented code: not explored, but
 			// counted, so that the report can say so.

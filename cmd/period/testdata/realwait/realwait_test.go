@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"sync"
 	"testing"
 	"time"
 )
@@ -230,4 +231,39 @@ func TestPipeReadWhileWriterWaitsItsTurn(t *testing.T) {
 			t.Fatalf("read %d: %v %v", i, buf, err)
 		}
 	}
+}
+
+// The handler, a goroutine of net/http outside control, signals through a
+// select with a default; the test waits for it beside a 2 s timeout. A
+// real clock shows the request within milliseconds: the signal must be
+// seen before the clock jumps (mark3labs/mcp-go's
+// TestOAuthHandler_GetServerMetadata_DoesNotHoldLockAcrossHTTP failed).
+func TestHandlerSignalsThroughSelect(t *testing.T) {
+	release := make(chan struct{})
+	hit := make(chan struct{}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case hit <- struct{}{}:
+		default:
+		}
+		<-release
+	}))
+	t.Cleanup(srv.Close)
+	var mu sync.Mutex
+	url := srv.URL
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		mu.Lock()
+		u := url
+		mu.Unlock()
+		get(u)
+	}()
+	select {
+	case <-hit:
+	case <-time.After(2 * time.Second):
+		t.Error("the handler's signal was not seen within 2 s")
+	}
+	close(release)
+	<-done
 }
