@@ -559,6 +559,20 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 	if sig.Recv() == nil {
 		return nil
 	}
+	if h := deadlineHook(fn.Name(), sig); h != "" {
+		// conn.SetDeadline(t) on a concrete type (*net.TCPConn, *os.File,
+		// a type embedding one): as through an interface, the hook looks
+		// at the dynamic type. x must satisfy the hook's interface as it
+		// is; an addressable value whose pointer has the method is left
+		// alone (rare: connections are used through pointers).
+		if xt := r.info.TypeOf(f.X); xt != nil && types.NewMethodSet(xt).Lookup(fn.Pkg(), fn.Name()) != nil {
+			x := r.expr(f.X)
+			r.args(c)
+			out := r.hook(pos, h, append([]ast.Expr{x}, c.Args...)...)
+			out.Rparen = c.Rparen
+			return out
+		}
+	}
 	pkg, typ := namedIn(deref(sig.Recv().Type()))
 	if pkg == "reflect" && typ == "Value" {
 		switch fn.Name() {

@@ -267,3 +267,38 @@ func TestHandlerSignalsThroughSelect(t *testing.T) {
 	close(release)
 	<-done
 }
+
+// The same on a concrete connection of the standard library: a deadline
+// computed from the clock after a jump is as far from now on the real clock
+// as the test meant, not ten seconds later.
+func TestTCPDeadlineAfterClockJump(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err == nil {
+			defer c.Close()
+			io.Copy(io.Discard, c)
+		}
+	}()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	tcp := c.(*net.TCPConn)
+	time.Sleep(10 * time.Second)
+	start := time.Now()
+	if err := tcp.SetReadDeadline(time.Now().Add(50 * time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tcp.Read(make([]byte, 1)); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("read: %v, want a deadline exceeded", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the 50 ms deadline took %v", d)
+	}
+}
