@@ -65,6 +65,21 @@ func NumGoroutine() int {
 	return n
 }
 
+// GC is runtime.GC(). A test collects to see a finalizer, a cleanup or a
+// weak pointer do its work; race detection's record of the memory that
+// goroutines shared holds those addresses (a freed address given to a new
+// object must not inherit the old one's accesses), so it is dropped
+// first: a race whose two accesses the collection separates is missed,
+// none is invented. Sync objects' models hold theirs weakly (byObject).
+func GC() {
+	e := eng
+	if _, md := e.enter(); md == modeControl {
+		clear(e.race.vars)
+		e.mu.Unlock()
+	}
+	runtime.GC()
+}
+
 // Gosched is runtime.Gosched(): a key point where any goroutine may run.
 func Gosched(site string) {
 	e := eng

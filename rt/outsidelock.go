@@ -91,7 +91,7 @@ func (e *engine) outsideUnlock(p unsafe.Pointer, read bool) {
 	if e.finished {
 		return
 	}
-	mm := e.models.mutex[p]
+	mm := e.models.mutex.lookup((*byte)(p))
 	if mm == nil {
 		return
 	}
@@ -118,7 +118,8 @@ func (e *engine) outsideUnlock(p unsafe.Pointer, read bool) {
 // outsideHolds reports whether a goroutine outside control holds a lock in
 // the model, or waits to take one. e.mu is held.
 func (e *engine) outsideHolds() bool {
-	for _, mm := range e.models.mutex {
+	for _, en := range e.models.mutex {
+		mm := en.v
 		if mm.held && mm.outside || mm.outsideR > 0 || mm.outsideWait > 0 {
 			return true
 		}
@@ -203,7 +204,7 @@ func (e *engine) outsideWGAdd(wg *sync.WaitGroup, n int) bool {
 		return false
 	}
 	e.mu.Lock()
-	m := e.models.wg[wg]
+	m := e.models.wg.lookup(wg)
 	if e.finished || m == nil || m.n <= 0 || m.n+n < 0 {
 		e.mu.Unlock()
 		return false
@@ -224,7 +225,7 @@ func (e *engine) outsideWGWait(wg *sync.WaitGroup) {
 	pause := 10 * time.Microsecond
 	for e.active.Load() {
 		e.mu.Lock()
-		m := e.models.wg[wg]
+		m := e.models.wg.lookup(wg)
 		busy := !e.finished && m != nil && m.n > 0
 		e.mu.Unlock()
 		if !busy {

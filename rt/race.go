@@ -250,8 +250,12 @@ type chanClocks struct {
 
 type raceState struct {
 	on    bool
-	objs  map[unsafe.Pointer]*vc // sync objects: mutexes, WaitGroups, Onces, atomics
-	robjs map[unsafe.Pointer]*vc // RWMutex read-unlock clocks
+	objs  byObject[byte, vc] // sync objects: mutexes, WaitGroups, Onces, pooled values
+	robjs byObject[byte, vc] // RWMutex read-unlock clocks
+	// atoms are the clocks of sync/atomic's variables, kept by pointer:
+	// an atomic may live outside Go's heap (a shared memory mapping),
+	// where a weak pointer cannot be made.
+	atoms map[unsafe.Pointer]*vc
 	chans map[*hchan]*chanClocks
 	vars  map[unsafe.Pointer]*raceVar
 	ctxs  map[*hchan]*vctx   // Done channels of virtual contexts
@@ -296,7 +300,7 @@ func (r *raceState) reset(on bool) {
 	// touches a few variables, and a fresh 48 KB block per run was most of
 	// what a run of a small test allocated.
 	varBlock, readBlock := r.varBlock, r.readBlock
-	*r = raceState{on: on, objs: map[unsafe.Pointer]*vc{}, robjs: map[unsafe.Pointer]*vc{},
+	*r = raceState{on: on, objs: byObject[byte, vc]{}, robjs: byObject[byte, vc]{}, atoms: map[unsafe.Pointer]*vc{},
 		chans: map[*hchan]*chanClocks{}, ctxs: map[*hchan]*vctx{}, vars: map[unsafe.Pointer]*raceVar{}, seen: seen, stacks: stacks,
 		realWaiters: map[strategy.GID]bool{}, varBlock: varBlock, readBlock: readBlock}
 	if r.seen == nil {
@@ -307,14 +311,11 @@ func (r *raceState) reset(on bool) {
 	}
 }
 
-func (r *raceState) obj(p unsafe.Pointer, m map[unsafe.Pointer]*vc) *vc {
-	c := m[p]
-	if c == nil {
-		c = new(vc)
-		m[p] = c
-	}
-	return c
+func (r *raceState) obj(p unsafe.Pointer, m byObject[byte, vc]) *vc {
+	return m.get((*byte)(p), newVC)
 }
+
+func newVC() *vc { return new(vc) }
 
 // realWait: g is blocked for real in code Period does not see (a read of
 // an io.Pipe, a net.Conn); whoever wakes it may be ordered with it through
@@ -541,7 +542,7 @@ func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site string, kind acce
 // itself is in the clock that a store releases.
 func (e *engine) atomicAccess(g *gstate, p unsafe.Pointer, site string, kind accessKind) {
 	if kind != atomicStore {
-		e.acquire(g, p)
+		g.vc.join(*e.race.atom(p))
 	}
 	v := e.race.vars[p]
 	if v == nil {
@@ -563,7 +564,18 @@ func (e *engine) atomicAccess(g *gstate, p unsafe.Pointer, site string, kind acc
 	}
 	e.firstRace(v.reads, g.vc, now)
 	v.atomW = setEpoch(v.atomW, now)
-	e.release(g, p)
+	e.race.atom(p).join(g.vc)
+	g.vc.tick(g.id)
+}
+
+// atom is the clock of the atomic variable at p.
+func (r *raceState) atom(p unsafe.Pointer) *vc {
+	c := r.atoms[p]
+	if c == nil {
+		c = new(vc)
+		r.atoms[p] = c
+	}
+	return c
 }
 
 // wgAccess is what -race sees of a WaitGroup: the Add that takes the

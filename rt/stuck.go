@@ -27,7 +27,7 @@ type waitEdge struct {
 
 // waitsFor lists the edges out of g towards goroutines in blocked.
 // The order is that of stuck, so that a replay prints the same report.
-func (e *engine) waitsFor(g *gstate, stuck []*gstate, blocked map[*gstate]bool, locks map[uintptr]*mutexModel) []waitEdge {
+func (e *engine) waitsFor(g *gstate, stuck []*gstate, blocked map[*gstate]bool, locks byObject[byte, mutexModel]) []waitEdge {
 	var out []waitEdge
 	add := func(h lockHold, how string) {
 		if h.g != nil && h.g != g && blocked[h.g] {
@@ -36,7 +36,7 @@ func (e *engine) waitsFor(g *gstate, stuck []*gstate, blocked map[*gstate]bool, 
 	}
 	switch g.p.op {
 	case strategy.OpLock, strategy.OpRLock:
-		mm := locks[g.p.obj]
+		mm := locks.at(g.p.obj)
 		if mm == nil {
 			return nil
 		}
@@ -103,10 +103,7 @@ func (e *engine) waitCycle(stuck []*gstate) (cycle bool, edges []waitEdge) {
 	for _, g := range stuck {
 		blocked[g] = true
 	}
-	locks := make(map[uintptr]*mutexModel, len(e.models.mutex))
-	for p, mm := range e.models.mutex {
-		locks[uintptr(p)] = mm
-	}
+	locks := e.models.mutex
 	out := map[*gstate][]waitEdge{}
 	var all []waitEdge
 	for _, g := range stuck {
@@ -162,7 +159,8 @@ func (e *engine) waitCycle(stuck []*gstate) (cycle bool, edges []waitEdge) {
 // heldLocks lists, per goroutine, where it took the locks it holds.
 func (e *engine) heldLocks() map[*gstate][]string {
 	held := map[*gstate][]string{}
-	for _, mm := range e.models.mutex {
+	for _, en := range e.models.mutex {
+		mm := en.v
 		if mm.held && mm.holder.g != nil {
 			held[mm.holder.g] = append(held[mm.holder.g], "the lock locked at "+mm.holder.site)
 		}

@@ -73,26 +73,23 @@ type condModel struct {
 }
 
 type modelState struct {
-	mutex map[unsafe.Pointer]*mutexModel
-	wg    map[*sync.WaitGroup]*wgModel
-	once  map[*sync.Once]*onceModel
-	cond  map[*sync.Cond]*condModel
+	mutex byObject[byte, mutexModel] // Mutex and RWMutex
+	wg    byObject[sync.WaitGroup, wgModel]
+	once  byObject[sync.Once, onceModel]
+	cond  byObject[sync.Cond, condModel]
 }
 
 func (m *modelState) reset() {
-	m.mutex = map[unsafe.Pointer]*mutexModel{}
-	m.wg = map[*sync.WaitGroup]*wgModel{}
-	m.once = map[*sync.Once]*onceModel{}
-	m.cond = map[*sync.Cond]*condModel{}
+	m.mutex = byObject[byte, mutexModel]{}
+	m.wg = byObject[sync.WaitGroup, wgModel]{}
+	m.once = byObject[sync.Once, onceModel]{}
+	m.cond = byObject[sync.Cond, condModel]{}
 }
 
+func newMutexModel() *mutexModel { return &mutexModel{} }
+
 func (e *engine) mutexOf(p unsafe.Pointer) *mutexModel {
-	mm := e.models.mutex[p]
-	if mm == nil {
-		mm = &mutexModel{}
-		e.models.mutex[p] = mm
-	}
-	return mm
+	return e.models.mutex.get((*byte)(p), newMutexModel)
 }
 
 // fatal reports misuse that the Go runtime treats as an unrecoverable error,
@@ -437,12 +434,7 @@ type wgModel struct {
 }
 
 func (e *engine) wgOf(wg *sync.WaitGroup) *wgModel {
-	m := e.models.wg[wg]
-	if m == nil {
-		m = &wgModel{}
-		e.models.wg[wg] = m
-	}
-	return m
+	return e.models.wg.get(wg, func() *wgModel { return &wgModel{} })
 }
 
 // WGAdd is wg.Add(n).
@@ -535,11 +527,7 @@ func OnceDo(site string, o *sync.Once, f func()) {
 	case modeSkip:
 		return
 	}
-	om := e.models.once[o]
-	if om == nil {
-		om = &onceModel{}
-		e.models.once[o] = om
-	}
+	om := e.models.once.get(o, func() *onceModel { return &onceModel{} })
 	g.p = pending{op: strategy.OpOnce, site: site, obj: uintptr(unsafe.Pointer(o)), ready: func() bool { return !om.running }}
 	e.point(g)
 	if om.done && !onceDone(o) {
@@ -625,12 +613,9 @@ func OnceValues[T1, T2 any](f func() (T1, T2)) func() (T1, T2) {
 func NewCond(l sync.Locker) *sync.Cond { return sync.NewCond(l) }
 
 func (e *engine) condOf(c *sync.Cond) *condModel {
-	cm := e.models.cond[c]
-	if cm == nil {
-		cm = &condModel{signaled: map[*gstate]bool{}, clocks: map[*gstate]vc{}}
-		e.models.cond[c] = cm
-	}
-	return cm
+	return e.models.cond.get(c, func() *condModel {
+		return &condModel{signaled: map[*gstate]bool{}, clocks: map[*gstate]vc{}}
+	})
 }
 
 // CondWait is c.Wait(): unlock c.L, wait for a signal, lock c.L again.

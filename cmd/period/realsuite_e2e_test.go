@@ -725,3 +725,15 @@ func TestLeftInRealWaitIsALeak(t *testing.T) {
 		t.Errorf("TestPanicWhileReading: want one confirmed panic: %+v %s", s, stderr)
 	}
 }
+
+// A finalizer, a weak pointer and a cleanup of an object whose mutex and
+// fields goroutines used do their work after a collection, as under go
+// test: the models and race detection's records must not keep the object
+// alive (with race detection and without).
+func TestCollectedObjectsAreNotKeptAlive(t *testing.T) {
+	for _, race := range []string{"true", "false"} {
+		t.Run("race="+race, func(t *testing.T) {
+			checkLangProgram(t, "testdata/collect", 3, nil, "-budget", "10", "-race="+race)
+		})
+	}
+}

@@ -1,0 +1,80 @@
+package collect
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+	"weak"
+)
+
+// The finalizer of a counter two goroutines incremented runs once the
+// counter is unreachable, as under go test: Period's models of its mutex
+// and its shared field must not keep it alive.
+func TestFinalizerRuns(t *testing.T) {
+	var done atomic.Bool
+	func() {
+		c := &Counter{}
+		for i := 0; i < 2; i++ {
+			c.wg.Add(1)
+			go func() {
+				defer c.wg.Done()
+				c.Inc()
+			}()
+		}
+		c.wg.Wait()
+		runtime.SetFinalizer(c, func(*Counter) { done.Store(true) })
+	}()
+	for i := 0; i < 100 && !done.Load(); i++ {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if !done.Load() {
+		t.Fatal("the finalizer never ran")
+	}
+}
+
+// A weak pointer to such a counter is cleared by a collection.
+func TestWeakPointerCleared(t *testing.T) {
+	c := &Counter{}
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.Inc()
+		}()
+	}
+	wg.Wait()
+	w := weak.Make(c)
+	c = nil
+	for i := 0; i < 20 && w.Value() != nil; i++ {
+		runtime.GC()
+	}
+	if w.Value() != nil {
+		t.Fatal("the weak pointer was not cleared")
+	}
+}
+
+// A cleanup attached to such a counter runs.
+func TestCleanupRuns(t *testing.T) {
+	ran := make(chan int, 1)
+	func() {
+		c := &Counter{}
+		done := make(chan bool)
+		go func() {
+			c.Inc()
+			done <- true
+		}()
+		c.Inc()
+		<-done
+		runtime.AddCleanup(c, func(n int) { ran <- n }, 7)
+	}()
+	runtime.GC()
+	select {
+	case <-ran:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the cleanup never ran")
+	}
+}

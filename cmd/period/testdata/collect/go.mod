@@ -1,0 +1,3 @@
+module example.com/collect
+
+go 1.24
