@@ -205,6 +205,8 @@ func (r *rewriter) decl(d ast.Decl) {
 	case *ast.FuncDecl:
 		if d.Body != nil {
 			r.block(d.Body)
+		} else {
+			r.linkedClock(d)
 		}
 	case *ast.GenDecl:
 		if d.Tok == token.VAR {

@@ -1106,3 +1106,26 @@ func TickerResetIface(site string, x interface{ Reset(time.Duration) }, d time.D
 	}
 	x.Reset(d)
 }
+
+// monoBase anchors the monotonic readings handed to code that reads the
+// runtime's clocks through //go:linkname (only their differences mean
+// anything, as with runtime.nanotime).
+var monoBase = time.Now()
+
+// LinkTimeNow stands for time.now, which a package reached through
+// //go:linkname (a fast clock): the instant Now gives, virtual under
+// control, and a monotonic reading that moves with it.
+func LinkTimeNow() (sec int64, nsec int32, mono int64) {
+	t := clockNow()
+	return t.Unix(), int32(t.Nanosecond()), int64(t.Sub(monoBase)) + 1
+}
+
+// LinkWalltime stands for runtime.walltime reached the same way.
+func LinkWalltime() (sec int64, nsec int32) {
+	t := clockNow()
+	return t.Unix(), int32(t.Nanosecond())
+}
+
+// LinkNanotime stands for runtime.nanotime (or time.runtimeNano) reached
+// the same way.
+func LinkNanotime() int64 { return int64(clockNow().Sub(monoBase)) + 1 }

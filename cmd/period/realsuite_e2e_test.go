@@ -737,3 +737,11 @@ func TestCollectedObjectsAreNotKeptAlive(t *testing.T) {
 		})
 	}
 }
+
+// A package that reads the runtime's clocks through //go:linkname
+// (time.now, runtime.nanotime: sethvargo/go-limiter's fasttime) reads
+// Period's clock: a virtual sleep refills its bucket, and its instants
+// agree with time.Now.
+func TestLinknamedClocksAreVirtual(t *testing.T) {
+	checkLangProgram(t, "testdata/linkclock", 1, nil, "-budget", "10")
+}

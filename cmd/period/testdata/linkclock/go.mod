@@ -1,0 +1,3 @@
+module example.com/linkclock
+
+go 1.24
