@@ -136,6 +136,14 @@ func TRun(site string, t *testing.T, name string, f func(*testing.T)) bool {
 		return false
 	}
 	e.leaveFree(g) // the subtest is handed control directly
+	if e.cur != g {
+		// g comes back from where the engine let others run beside it
+		// (detached while a channel hand-off blocked it for real): it
+		// waits for its turn before the subtest becomes the current
+		// goroutine, or two would run at once (suture's
+		// TestDoNotPropagate: its first subtest never started).
+		e.keyPoint(g, strategy.OpYield, site, nil)
+	}
 	c := e.newG(g)
 	e.inherit(g, c)
 	c.status = gRunning

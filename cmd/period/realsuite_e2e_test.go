@@ -745,3 +745,14 @@ func TestCollectedObjectsAreNotKeptAlive(t *testing.T) {
 func TestLinknamedClocksAreVirtual(t *testing.T) {
 	checkLangProgram(t, "testdata/linkclock", 1, nil, "-budget", "10")
 }
+
+// A t.Run right after a channel hand-off that blocked the test goroutine
+// for real starts its subtest (thejerf/suture's TestDoNotPropagate: the
+// subtest never started and the run was reported as a 5 s hang).
+func TestSubtestAfterHandoff(t *testing.T) {
+	for _, st := range []string{"period", "random"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/subhandoff", 1, nil, "-budget", "20", "-strategy", st)
+		})
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/subhandoff
+
+go 1.24
