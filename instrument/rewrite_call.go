@@ -767,6 +767,11 @@ func (r *rewriter) funcValue(x *ast.SelectorExpr, fn *types.Func) ast.Expr {
 	case "time.Now", "time.Since", "time.Until":
 		return r.rtSelChanged(x.Pos(), fn.Name())
 	}
+	if site, ok := timeFuncs[key]; ok && site && (fn.Pkg().Path() == "time" || key == "runtime.Gosched") {
+		// time.After kept in a field to be replaced in tests (suture's
+		// getAfterChan): a closure that calls the hook, as a call would.
+		return r.hookLit(x.Pos(), hookName(fn), nil, fn.Type().(*types.Signature))
+	}
 	if _, ok := timeFuncs[key]; ok || fn.Pkg().Path() == "sync/atomic" {
 		r.note(x.Pos(), "%s used as a value is not controlled", key)
 	}
@@ -894,6 +899,9 @@ func (r *rewriter) typeExpr(t types.Type, pos token.Pos) ast.Expr {
 			return ident(t.Obj().Name(), pos) // error
 		}
 		return &ast.SelectorExpr{X: ident(r.stdName(t.Obj().Pkg().Path()), pos), Sel: ident(t.Obj().Name(), pos)}
+	case *types.Chan:
+		dir := map[types.ChanDir]ast.ChanDir{types.SendRecv: ast.SEND | ast.RECV, types.SendOnly: ast.SEND, types.RecvOnly: ast.RECV}[t.Dir()]
+		return &ast.ChanType{Begin: pos, Arrow: pos, Dir: dir, Value: r.typeExpr(t.Elem(), pos)}
 	case *types.Signature:
 		ft := &ast.FuncType{Func: pos, Params: &ast.FieldList{}}
 		for i := 0; i < t.Params().Len(); i++ {

@@ -10,7 +10,7 @@ import (
 
 func Notes(cases []reflect.SelectCase, v reflect.Value, n *atomic.Int32) {
 	send := v.Send      // note: method value reflect.Value.Send
-	sleep := time.Sleep // note: time.Sleep used as a value
+	sleep := time.Sleep // controlled: a closure over the hook
 	_ = send
 	sleep(1)
 	load := n.Load // note: method value sync/atomic.Int32.Load

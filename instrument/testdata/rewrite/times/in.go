@@ -73,3 +73,15 @@ func Values(t timer, l interface {
 func Deadline(c net.Conn) error {
 	return c.SetReadDeadline(time.Now().Add(time.Second))
 }
+
+// Clocks: the time functions kept as values to be replaced in tests.
+type Clocks struct {
+	after func(time.Duration) <-chan time.Time
+	sleep func(time.Duration)
+	later func(time.Duration, func()) *time.Timer
+}
+
+// RealClocks returns the real ones.
+func RealClocks() Clocks {
+	return Clocks{after: time.After, sleep: time.Sleep, later: time.AfterFunc}
+}
