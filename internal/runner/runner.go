@@ -864,9 +864,10 @@ type failMsg struct {
 func parseFailures(out []byte, dir string) map[failKey]*failMsg {
 	msgs := map[failKey]*failMsg{}
 	var cur failKey
-	var sub string    // the subtest of cur printing, if any
-	var last *failMsg // the message whose continuation lines may follow
-	var more string   // their indentation
+	var sub string       // the subtest of cur printing, if any
+	var last *failMsg    // the message whose continuation lines may follow
+	var printed []string // the last lines the current schedule printed
+	var more string      // their indentation
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
@@ -878,12 +879,21 @@ func parseFailures(out []byte, dir string) map[failKey]*failMsg {
 		last = nil
 		if m := runLine.FindStringSubmatch(line); m != nil {
 			n, _ := strconv.Atoi(m[2])
+			if k := (failKey{m[1], n}); k != cur {
+				printed = printed[:0]
+			}
 			cur, sub = failKey{m[1], n}, m[3]
 			continue
 		}
 		if m := failLine.FindStringSubmatch(line); m != nil {
 			n, _ := strconv.Atoi(m[2])
 			cur, sub = failKey{m[1], n}, m[3]
+			if sub == "" && msgs[cur] == nil && len(printed) > 0 {
+				// Failed without a t.Error line (an assert helper that
+				// prints, then calls t.FailNow): what it printed says why.
+				msgs[cur] = &failMsg{text: []string{"the test failed after printing:\n" + strings.Join(printed, "\n")}}
+			}
+			printed = printed[:0]
 			continue
 		}
 		if m := logLine.FindStringSubmatch(line); m != nil && cur.test != "" {
@@ -898,10 +908,24 @@ func parseFailures(out []byte, dir string) map[failKey]*failMsg {
 			}
 			f.text = append(f.text, text)
 			last, more = f, m[1]+"    "
+			continue
+		}
+		if t := strings.TrimSpace(ansiEscape.ReplaceAllString(line, "")); cur.test != "" && t != "" && !testLine.MatchString(line) {
+			if len(printed) == maxPrinted {
+				printed = append(printed[:0], printed[1:]...)
+			}
+			printed = append(printed, t)
 		}
 	}
 	return msgs
 }
+
+// maxPrinted: how many of the last lines a failing schedule printed its
+// report shows, when the test gave no t.Error message.
+const maxPrinted = 10
+
+// ansiEscape matches terminal colour codes, which some assert helpers print.
+var ansiEscape = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
 // packageLoc renders the file of a test's log line (package testing prints
 // its base name) like every bug location: relative to the module root, when

@@ -39,6 +39,16 @@ func TestLocationsAreModuleRelative(t *testing.T) {
 		f.text[0] != "TestX/a_b: runner_test.go:14: deep" || f.text[1] != "runner_test.go:15: mid" {
 		t.Errorf("subtest messages: %+v", f)
 	}
+	// A failure without a t.Error line (an assert helper that prints, then
+	// calls t.FailNow) is described by what the schedule printed.
+	log = "=== RUN   TestPeriodDriver/TestX/s6\nnoise\n\x1b[31mq_test.go:326: too slow\x1b[39m\n\n--- FAIL: TestPeriodDriver/TestX/s6 (0.00s)\n=== RUN   TestPeriodDriver/TestX/s7\nother\n--- PASS: TestPeriodDriver/TestX/s7 (0.00s)\n"
+	msgs = parseFailures([]byte(log), filepath.Dir(file))
+	if f := msgs[failKey{"TestX", 6}]; f == nil || len(f.text) != 1 || f.text[0] != "the test failed after printing:\nnoise\nq_test.go:326: too slow" {
+		t.Errorf("printed lines of a failing schedule: %+v", f)
+	}
+	if f := msgs[failKey{"TestX", 7}]; f != nil {
+		t.Errorf("a passing schedule got a message: %+v", f)
+	}
 	if got := packageLoc(filepath.Dir(file), "nosuch_test.go"); got != "nosuch_test.go" {
 		t.Errorf("a file not in the package directory: %q", got)
 	}
