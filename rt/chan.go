@@ -3,6 +3,7 @@
 package rt
 
 import (
+	"sync"
 	"time"
 	"unsafe"
 
@@ -276,7 +277,17 @@ func Send[T any](site string, ch chan<- T, v T) {
 	case modeSkip:
 		return
 	}
-	ch <- v
+	if g == nil && e.active.Load() {
+		select {
+		case ch <- v:
+		default:
+			stop := e.blockingOutside(schanOf(ch))
+			ch <- v
+			stop()
+		}
+	} else {
+		ch <- v
+	}
 	e.touchAsync(schanOf(ch))
 	if g == nil {
 		e.kickIdle()
@@ -311,13 +322,58 @@ func Recv2[T any](site string, ch <-chan T) (T, bool) {
 		var zero T
 		return zero, false
 	}
-	v, ok := <-ch
+	var v T
+	var ok bool
+	if g == nil && e.active.Load() {
+		select {
+		case v, ok = <-ch:
+		default:
+			stop := e.blockingOutside(rchanOf(ch))
+			v, ok = <-ch
+			stop()
+		}
+	} else {
+		v, ok = <-ch
+	}
 	e.touchAsync(rchanOf(ch))
 	if g == nil {
 		e.kickIdle()
 	}
 	e.opDone(g)
 	return v, ok
+}
+
+// blockingOutside: a goroutine outside control (a net/http handler) is
+// about to block on h, a send or receive nobody is ready for. Its partner
+// may be a controlled goroutine parked in the model, which can go once the
+// engine sees this one queued on h, and nothing tells the engine that: it
+// looks at h again shortly, then every millisecond until stop (a server's
+// handler registering with a controlled goroutine waited until the test's
+// 100 ms timeout, r3labs/sse). The first look comes after the goroutine
+// has had time to queue itself.
+func (e *engine) blockingOutside(hs ...*hchan) (stop func()) {
+	var mu sync.Mutex
+	done := false
+	var t *time.Timer
+	mu.Lock()
+	t = time.AfterFunc(50*time.Microsecond, func() {
+		for _, h := range hs {
+			e.touchAsync(h)
+		}
+		e.kickIdle()
+		mu.Lock()
+		if !done && e.active.Load() {
+			t.Reset(time.Millisecond)
+		}
+		mu.Unlock()
+	})
+	mu.Unlock()
+	return func() {
+		mu.Lock()
+		done = true
+		t.Stop()
+		mu.Unlock()
+	}
 }
 
 // Close is `close(ch)`.
@@ -483,8 +539,38 @@ func SelectDone(sel int) {
 		}
 	}
 	if e.active.Load() {
+		if sel == selectAll {
+			if stop, ok := e.outsideSelects.LoadAndDelete(goid()); ok {
+				stop.(func())()
+			}
+		}
 		e.rescanAsync() // which case fired is not known here
 		e.kickIdle()
+	}
+}
+
+// watchOutsideSelect: a goroutine outside control is about to block in a
+// select without default (none of its cases is ready); as for a single
+// send or receive (blockingOutside), the engine looks at its channels
+// again until SelectDone.
+func (e *engine) watchOutsideSelect(cases []Case) {
+	if !e.active.Load() || !chanLayoutOK {
+		return
+	}
+	var hs []*hchan
+	for _, c := range cases {
+		h := c.ch
+		if h == nil {
+			continue
+		}
+		if h.closed != 0 || c.send && (h.dataqsiz > 0 && h.qcount < h.dataqsiz || h.recvq.first != nil) ||
+			!c.send && (h.qcount > 0 || h.sendq.first != nil || h.timer != nil) {
+			return // it may not block: nothing to watch
+		}
+		hs = append(hs, h)
+	}
+	if len(hs) > 0 {
+		e.outsideSelects.Store(goid(), e.blockingOutside(hs...))
 	}
 }
 
@@ -510,6 +596,7 @@ func BlockForever(site string) {
 // instant.
 func plainSelect(hasDefault bool, cases []Case) int {
 	if !hasDefault {
+		eng.watchOutsideSelect(cases)
 		return selectAll
 	}
 	if !chanLayoutOK {

@@ -238,7 +238,11 @@ type engine struct {
 	lastEffect    int           // the last step whose operation can change state (not a poll: Op.IsPoll)
 	pollYields    int           // yields, selects and try-locks since lastEffect
 	progress      atomic.Int64  // steps taken, read by the watchdog
-	stepStamp     atomic.Int64  // real time (UnixNano) of a recent step, taken every stampEvery+1 steps (catchUp's anchor)
+	// outsideSelects holds, per goroutine outside control blocked in a
+	// select without default, what stops the engine's looks at its
+	// channels (watchOutsideSelect); keyed by goroutine id.
+	outsideSelects sync.Map
+	stepStamp      atomic.Int64 // real time (UnixNano) of a recent step, taken every stampEvery+1 steps (catchUp's anchor)
 
 	log     stepLog     // every step of the run (steplog.go)
 	choices []choiceRec // open choices, by position among the steps

@@ -302,3 +302,78 @@ func TestTCPDeadlineAfterClockJump(t *testing.T) {
 		t.Errorf("the 50 ms deadline took %v", d)
 	}
 }
+
+// The handler, outside control, registers with a goroutine of the test
+// over an unbuffered channel (r3labs/sse's stream), and the client waits
+// for the answer beside a 100 ms timeout: the registering goroutine must be
+// let receive as soon as the handler waits on the channel.
+func TestHandlerRegistersWithControlledGoroutine(t *testing.T) {
+	register := make(chan chan string)
+	quit := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case reply := <-register:
+				reply <- "ok"
+			case <-quit:
+				return
+			}
+		}
+	}()
+	defer close(quit)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reply := make(chan string)
+		register <- reply
+		io.WriteString(w, <-reply)
+	}))
+	defer srv.Close()
+	done := make(chan error, 1)
+	go func() { done <- get(srv.URL) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Error(err)
+		}
+	case <-time.After(100 * time.Millisecond):
+		t.Error("the request did not return within 100 ms")
+		<-done
+	}
+}
+
+// The same registration through a select without default in the handler.
+func TestHandlerRegistersThroughSelect(t *testing.T) {
+	register := make(chan chan string)
+	quit := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case reply := <-register:
+				reply <- "ok"
+			case <-quit:
+				return
+			}
+		}
+	}()
+	defer close(quit)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reply := make(chan string)
+		select {
+		case register <- reply:
+		case <-r.Context().Done():
+			return
+		}
+		io.WriteString(w, <-reply)
+	}))
+	defer srv.Close()
+	done := make(chan error, 1)
+	go func() { done <- get(srv.URL) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Error(err)
+		}
+	case <-time.After(100 * time.Millisecond):
+		t.Error("the request did not return within 100 ms")
+		<-done
+	}
+}
