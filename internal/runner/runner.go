@@ -413,7 +413,11 @@ func confirm(ctx context.Context, b Binary, opts Options, rs []Result) {
 				continue
 			}
 			r.Unconfirmed++
-			opts.Progress("%s: the %s of schedule %d did not reproduce in a fresh process alone in the package directory (state left by earlier runs, or another test's process beside it): not reported", r.Test, bug.Kind, bug.Schedule)
+			what := strings.Join(strings.Fields(bug.Message), " ")
+			if len(what) > 200 {
+				what = what[:200] + "..."
+			}
+			opts.Progress("%s: the %s of schedule %d (%s) did not reproduce in a fresh process alone in the package directory (state left by earlier runs, or another test's process beside it): not reported", r.Test, bug.Kind, bug.Schedule, what)
 		}
 		r.Bugs = kept
 	}
