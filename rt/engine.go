@@ -216,6 +216,7 @@ type engine struct {
 	realDeadlines []realDeadline    // Done channels of contexts with a real deadline that controlled goroutines took (realdeadline.go)
 	fileKinds     map[*os.File]bool // per file used in this run: a pipe or a socket (realio.go)
 	signalAt      time.Time         // when the process last sent itself a signal (SyscallKill)
+	gcAt          time.Time         // when a controlled goroutine last called runtime.GC (collected)
 	seq           uint64
 	steps         int
 	bubble        bool  // inside synctest.Test: the clock is exact (no drift, see now)
@@ -542,7 +543,7 @@ func (e *engine) decide(from *gstate) {
 				return
 			}
 			signaled := e.selfSignaled()
-			if (e.detached > 0 || signaled || e.outside > 0 || e.handedOut > 0) && !e.rootDone && e.outsideGrace() {
+			if (e.detached > 0 || signaled || e.outside > 0 || e.handedOut > 0 || e.collected()) && !e.rootDone && e.outsideGrace() {
 				// A goroutine blocked for real (network I/O through the
 				// standard library), or one outside control that has run
 				// the program's code in this run (a handler, a worker a

@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/period-dev/period/strategy"
 )
@@ -71,6 +72,11 @@ func NumGoroutine() int {
 // object must not inherit the old one's accesses), so it is dropped
 // first: a race whose two accesses the collection separates is missed,
 // none is invented. Sync objects' models hold theirs weakly (byObject).
+//
+// The finalizers and cleanups the collection queued run on the runtime's
+// goroutines, outside control, within microseconds on a machine: for a
+// second after the call the clock waits in real time before it jumps
+// (collected), so that a test's timeout beside them does not fire first.
 func GC() {
 	e := eng
 	if _, md := e.enter(); md == modeControl {
@@ -78,6 +84,16 @@ func GC() {
 		e.mu.Unlock()
 	}
 	runtime.GC()
+	if _, md := e.enter(); md == modeControl {
+		e.gcAt = time.Now()
+		e.mu.Unlock()
+	}
+}
+
+// collected tells whether a controlled goroutine called runtime.GC less
+// than a second ago. e.mu is held.
+func (e *engine) collected() bool {
+	return !e.gcAt.IsZero() && time.Since(e.gcAt) < outsideGraceMax
 }
 
 // Gosched is runtime.Gosched(): a key point where any goroutine may run.
