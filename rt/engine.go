@@ -205,12 +205,22 @@ type engine struct {
 	frand         strategy.SplitMix // free mode's PRNG: who has queued is up to the real timing
 	outside       int               // hooks called by goroutines outside control in this run
 	detached      int
-	graceFrom     time.Time         // when the run began waiting for detached goroutines before the clock could move (outsideGrace)
-	graceStep     int               // the step it began at
-	graceFor      time.Duration     // how long it waits (outsideGrace)
-	realAnchor    time.Time         // when a goroutine began to wait for real (network, a child process) while none else did (catchUp); zero: none waits
-	vAnchor       int64             // the virtual instant then
-	anchorOutside bool              // realAnchor was set by a wait for goroutines outside control: it ends at the next step
+	graceFrom     time.Time     // when the run began waiting for detached goroutines before the clock could move (outsideGrace)
+	graceStep     int           // the step it began at
+	graceFor      time.Duration // how long it waits (outsideGrace)
+	realAnchor    time.Time     // when a goroutine began to wait for real (network, a child process) while none else did (catchUp); zero: none waits
+	vAnchor       int64         // the virtual instant then
+	anchorOutside bool          // realAnchor was set by a wait for goroutines outside control: it ends at the next step
+
+	// waitedReal is the real time since realAnchor during which no
+	// controlled goroutine ran (the engine idle, or the current goroutine
+	// blocked for real before it was detached): what catchUp adds. Time
+	// while controlled goroutines step is theirs, in steps: an
+	// instrumented server answering slowly must not make a client's
+	// 100 ms deadline expire (grpc-middleware's timeout tests).
+	waitedReal time.Duration
+	idleFrom   time.Time // when the engine last went idle (e.idle)
+
 	idle          bool              // decide left nobody current to wait for goroutines outside control or detached (kickIdle)
 	handedOut     int               // values a controlled send or receive exchanged with a goroutine outside control in this run: its work may wake controlled ones (outsideGrace)
 	realDeadlines []realDeadline    // Done channels of contexts with a real deadline that controlled goroutines took (realdeadline.go)
@@ -491,6 +501,9 @@ func (e *engine) wakeUp(g *gstate) {
 // decide picks the next goroutine and makes it current. from is the deciding
 // goroutine (parked at its key point) or nil. e.mu is held.
 func (e *engine) decide(from *gstate) {
+	if e.idle {
+		e.waitedReal += time.Since(e.idleFrom)
+	}
 	e.idle = false
 	if from == nil {
 		// After an idle wait (a timer or the watchdog decides): the
@@ -555,7 +568,7 @@ func (e *engine) decide(from *gstate) {
 				// little; a timer decides again when the grace ends,
 				// or a goroutine outside control that wakes one (kickIdle).
 				e.cur = nil
-				e.idle = true
+				e.goIdle()
 				return
 			}
 			if signaled && e.unseenReady() {
@@ -579,7 +592,7 @@ func (e *engine) decide(from *gstate) {
 				// Someone runs outside control; it decides when it comes back,
 				// or the watchdog ends the run.
 				e.cur = nil
-				e.idle = true
+				e.goIdle()
 				return
 			}
 			if e.unseenReady() || e.settleOutside() && e.unseenReady() {
@@ -598,7 +611,7 @@ func (e *engine) decide(from *gstate) {
 			e.catchUp()
 			e.anchorOutside = false
 			if e.detached == 0 {
-				e.realAnchor = time.Time{}
+				e.realAnchor, e.waitedReal = time.Time{}, 0
 			}
 		}
 		if !e.bubble {
@@ -1373,6 +1386,7 @@ func (e *engine) outsideGrace() bool {
 			// Waiting for goroutines outside control: time runs with
 			// real time until a controlled goroutine steps (decide).
 			e.realAnchor, e.vAnchor, e.anchorOutside = e.graceFrom, e.vnow(), true
+			e.waitedReal = 0
 		}
 		if next := e.clock.nextDue(e, false); next >= 0 && next != never {
 			if !e.realAnchor.IsZero() {
@@ -1439,7 +1453,11 @@ func (e *engine) catchUp() {
 	if e.realAnchor.IsZero() || e.bubble {
 		return
 	}
-	if d := e.vAnchor + int64(time.Since(e.realAnchor)) - e.vnow(); d > 0 {
+	waited := e.waitedReal
+	if e.idle {
+		waited += time.Since(e.idleFrom)
+	}
+	if d := e.vAnchor + int64(waited) - e.vnow(); d > 0 {
 		e.drift += d
 	}
 }
@@ -1484,7 +1502,7 @@ func (e *engine) undetach() {
 	e.stepStamp.Store(time.Now().UnixNano())
 	e.detached--
 	if e.detached == 0 {
-		e.realAnchor = time.Time{}
+		e.realAnchor, e.waitedReal = time.Time{}, 0
 	}
 }
 
@@ -1514,6 +1532,7 @@ func (e *engine) detachCurrent(g *gstate, blocked bool) {
 		// steps after the last stamp (the clock has not moved
 		// since): real time passes from then.
 		e.realAnchor, e.vAnchor = time.Unix(0, e.stepStamp.Load()), e.vnow()
+		e.waitedReal = time.Since(e.realAnchor) // nobody else ran meanwhile
 	}
 	g.status = gDetached
 	e.detached++
@@ -1578,6 +1597,7 @@ func (e *engine) watchdog() (stop func()) {
 					e.realWait(g)
 					if e.realAnchor.IsZero() && !e.bubble {
 						e.realAnchor, e.vAnchor = time.Unix(0, e.stepStamp.Load()), e.vnow()
+						e.waitedReal = time.Since(e.realAnchor)
 					}
 					g.status = gDetached
 					e.detached++
@@ -1772,4 +1792,13 @@ func stableFrame(fn string) string {
 func panicStack() []byte {
 	buf := make([]byte, 16<<10)
 	return buf[:runtime.Stack(buf, false)]
+}
+
+// goIdle marks the engine idle: no controlled goroutine runs until a timer,
+// a goroutine outside control or a detached one decides. e.mu is held.
+func (e *engine) goIdle() {
+	if !e.idle {
+		e.idleFrom = time.Now()
+	}
+	e.idle = true
 }

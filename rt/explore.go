@@ -453,7 +453,7 @@ func (e *engine) resetRun(idx int) {
 	e.spinners, e.spinParked = e.spinners[:0], 0
 	e.randSrc, e.alts, e.everDetached = nil, 0, false
 	e.graceFrom, e.graceStep = time.Time{}, 0
-	e.realAnchor, e.vAnchor, e.anchorOutside = time.Time{}, 0, false
+	e.realAnchor, e.vAnchor, e.anchorOutside, e.waitedReal = time.Time{}, 0, false, 0
 	e.handedOut, e.idle, e.realDeadlines, e.fileKinds = 0, false, nil, nil
 	e.exited = new(sync.WaitGroup)
 	e.stepStamp.Store(time.Now().UnixNano())

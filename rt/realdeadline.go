@@ -121,6 +121,6 @@ func (e *engine) waitRealDeadline() (waiting, closed bool) {
 		}
 	})
 	e.cur = nil
-	e.idle = true
+	e.goIdle()
 	return true, false
 }
