@@ -445,8 +445,13 @@ func reproduced(ctx context.Context, b Binary, opts Options, test string, bug rt
 	if err != nil {
 		return true
 	}
+	diverged := false
 	for _, x := range res {
-		if x.Test != test || x.Diverged != "" {
+		if x.Test != test {
+			continue
+		}
+		if x.Diverged != "" {
+			diverged = true
 			continue
 		}
 		for _, xb := range x.Bugs {
@@ -455,8 +460,33 @@ func reproduced(ctx context.Context, b Binary, opts Options, test string, bug rt
 			}
 		}
 	}
+	if diverged && bug.Schedule <= freshRecheckMax {
+		// The replay left the recorded path: real I/O decides where the
+		// goroutines of a networked test are (gRPC's transports), so
+		// the replay cannot tell. The exploration itself runs again up to
+		// that schedule, in fresh processes alone in the directory.
+		o := Options{Config: opts.Config, Progress: func(string, ...any) {}}
+		o.Config.Strategy, o.Config.Seed, o.Config.Bound = tr.Strategy, tr.Seed, tr.Bound
+		o.Config.Budget, o.Config.Continue = bug.Schedule, true
+		unlock := lockDir(b.Dir, true)
+		fr, err := exploreFresh(context.WithValue(ctx, dirLockedKey{}, b.Dir), b, o, test, time.Now().Add(2*time.Minute))
+		unlock()
+		if err != nil {
+			return true
+		}
+		for _, xb := range fr.Bugs {
+			if xb.Kind == bug.Kind && xb.Schedule == bug.Schedule {
+				return true
+			}
+		}
+	}
 	return false
 }
+
+// freshRecheckMax: a verdict whose replay diverged is checked by exploring
+// again in fresh processes when it came at most this many schedules in (one
+// process each).
+const freshRecheckMax = 5
 
 // testsBefore lists the tests go test runs before test, in its order (the
 // order of b.Tests): a fresh process runs them first, so that a test
