@@ -1457,6 +1457,13 @@ func (e *engine) catchUp() {
 	if e.idle {
 		waited += time.Since(e.idleFrom)
 	}
+	if e.outside > 0 || e.handedOut > 0 {
+		// The program's own code runs outside control in this run (a
+		// net/http server's handlers): its real time is the program's
+		// time, whatever the controlled goroutines do meanwhile (a
+		// handler's 100 ms sleep takes 100 ms beside hedged requests).
+		waited = time.Since(e.realAnchor)
+	}
 	if d := e.vAnchor + int64(waited) - e.vnow(); d > 0 {
 		e.drift += d
 	}
