@@ -258,8 +258,8 @@ type raceState struct {
 	atoms map[unsafe.Pointer]*vc
 	chans map[*hchan]*chanClocks
 	vars  map[unsafe.Pointer]*raceVar
-	ctxs  map[*hchan]*vctx   // Done channels of virtual contexts
-	seen  map[[2]string]bool // reported pairs of sites
+	ctxs  byObject[hchan, ctxClock] // Done channels of virtual contexts, to their cancellers' clocks
+	seen  map[[2]string]bool        // reported pairs of sites
 	// realWaiters are the goroutines that waited for real (a pipe, a
 	// socket) in this run: they are ordered with others by
 	// synchronisation Period does not see (io.Pipe's channels), which
@@ -301,7 +301,7 @@ func (r *raceState) reset(on bool) {
 	// what a run of a small test allocated.
 	varBlock, readBlock := r.varBlock, r.readBlock
 	*r = raceState{on: on, objs: byObject[byte, vc]{}, robjs: byObject[byte, vc]{}, atoms: map[unsafe.Pointer]*vc{},
-		chans: map[*hchan]*chanClocks{}, ctxs: map[*hchan]*vctx{}, vars: map[unsafe.Pointer]*raceVar{}, seen: seen, stacks: stacks,
+		chans: map[*hchan]*chanClocks{}, ctxs: byObject[hchan, ctxClock]{}, vars: map[unsafe.Pointer]*raceVar{}, seen: seen, stacks: stacks,
 		realWaiters: map[strategy.GID]bool{}, varBlock: varBlock, readBlock: readBlock}
 	if r.seen == nil {
 		r.seen = map[[2]string]bool{}
@@ -409,9 +409,9 @@ func (e *engine) chanSync(g *gstate, h *hchan, send bool, partner *gstate) {
 	}
 	if h.qcount == 0 && h.closed != 0 {
 		g.vc.join(c.closed)
-		if x := e.race.ctxs[h]; x != nil {
+		if x := e.race.ctxs.lookup(h); x != nil {
 			// Closed by the cancellation of a virtual context.
-			g.vc.join(x.clock())
+			g.vc.join(x.get())
 		}
 		return
 	}
@@ -501,7 +501,8 @@ func (e *engine) timerStart(g *gstate, clk vc) {
 // raceCtx registers a virtual context's Done channel. e.mu is held.
 func (e *engine) raceCtx(c *vctx) {
 	if e.race.on {
-		e.race.ctxs[chanOf(c.done)] = c
+		cc := c.cc
+		e.race.ctxs.get(chanOf(c.done), func() *ctxClock { return cc })
 	}
 }
 

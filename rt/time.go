@@ -737,6 +737,7 @@ type vctx struct {
 	causeCtx   context.Context         // a standard context canceled with c's cause, for context.Cause
 	causeStop  context.CancelCauseFunc // cancels causeCtx
 	clk        vc                      // race detection: the canceller's clock
+	cc         *ctxClock               // the same, for race detection's record of Done (raceState.ctxs)
 	after      map[int]func()
 	nextID     int
 	timer      *vtimer
@@ -783,7 +784,7 @@ func (s keySpy) Value(k any) any {
 }
 
 func newVctx(parent context.Context) *vctx {
-	c := &vctx{parent: parent, done: make(chan struct{}), after: map[int]func(){}}
+	c := &vctx{parent: parent, done: make(chan struct{}), after: map[int]func(){}, cc: new(ctxClock)}
 	c.causeCtx, c.causeStop = context.WithCancelCause(context.Background())
 	return c
 }
@@ -837,6 +838,7 @@ func (c *vctx) cancel(err, cause error, clk vc) {
 	c.err = err
 	c.errCause = cause
 	c.clk = clk
+	c.cc.set(clk)
 	if cause == nil {
 		cause = err
 	}
@@ -1129,3 +1131,24 @@ func LinkWalltime() (sec int64, nsec int32) {
 // LinkNanotime stands for runtime.nanotime (or time.runtimeNano) reached
 // the same way.
 func LinkNanotime() int64 { return int64(clockNow().Sub(monoBase)) + 1 }
+
+// ctxClock is the canceller's clock of a virtual context, apart from the
+// context: race detection's record of Done channels holds it and not the
+// context, which would keep every context of the run and the values of
+// its parents reachable (a finalizer of a context value never ran).
+type ctxClock struct {
+	mu  sync.Mutex
+	clk vc
+}
+
+func (c *ctxClock) set(clk vc) {
+	c.mu.Lock()
+	c.clk = clk
+	c.mu.Unlock()
+}
+
+func (c *ctxClock) get() vc {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.clk
+}

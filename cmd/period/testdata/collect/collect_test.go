@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"context"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -76,5 +77,35 @@ func TestCleanupRuns(t *testing.T) {
 	case <-ran:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the cleanup never ran")
+	}
+}
+
+// A value carried by contexts that were canceled is collected: race
+// detection's record of their Done channels must not keep them reachable
+// (cristalhq/hedgedhttp's TestMemoryFreedOnBodyClose).
+func TestContextValueCollected(t *testing.T) {
+	type key struct{}
+	var finalized atomic.Int64
+	parent, cancelParent := context.WithCancel(context.Background())
+	defer cancelParent()
+	const n = 20
+	for i := 0; i < n; i++ {
+		payload := new([1024]byte)
+		runtime.SetFinalizer(payload, func(*[1024]byte) { finalized.Add(1) })
+		ctx, cancel := context.WithCancel(context.WithValue(parent, key{}, payload))
+		done := make(chan bool)
+		go func() {
+			<-ctx.Done()
+			done <- true
+		}()
+		cancel()
+		<-done
+	}
+	for i := 0; i < 5 && finalized.Load() < n; i++ {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := finalized.Load(); got != n {
+		t.Fatalf("%d of %d context values finalized", got, n)
 	}
 }
