@@ -739,10 +739,9 @@ func runChild(ctx context.Context, b Binary, cfg rt.Config, deadline time.Time) 
 		cctx, cancel = context.WithDeadline(ctx, deadline)
 	}
 	defer cancel()
-	cmd := exec.CommandContext(cctx, b.Path, "-test.run=^TestPeriodDriver$", "-test.count=1", "-test.v", "-test.timeout=0")
-	cmd.Dir = b.Dir
+	var env []string
 	if len(js) < maxEnvConfig {
-		cmd.Env = append(os.Environ(), "PERIOD_CONFIG="+string(js))
+		env = append(os.Environ(), "PERIOD_CONFIG="+string(js))
 	} else {
 		// Linux refuses an environment string over 128 KiB (a split
 		// worker's schedules of a large budget): the file carries it.
@@ -758,15 +757,29 @@ func runChild(ctx context.Context, b Binary, cfg rt.Config, deadline time.Time) 
 		if err != nil {
 			return nil, err
 		}
-		cmd.Env = append(os.Environ(), "PERIOD_CONFIG_FILE="+f.Name())
+		env = append(os.Environ(), "PERIOD_CONFIG_FILE="+f.Name())
 	}
 	if cfg.Procs > 0 && os.Getenv("GOMAXPROCS") == "" {
-		cmd.Env = append(cmd.Env, "GOMAXPROCS="+strconv.Itoa(cfg.Procs))
+		env = append(env, "GOMAXPROCS="+strconv.Itoa(cfg.Procs))
 	}
 	var out outFilter
-	cmd.Stdout = &out
-	cmd.Stderr = &out
-	err = cmd.Run()
+	var cmd *exec.Cmd
+	for try := 1; ; try++ {
+		cmd = exec.CommandContext(cctx, b.Path, "-test.run=^TestPeriodDriver$", "-test.count=1", "-test.v", "-test.timeout=0")
+		cmd.Dir, cmd.Env = b.Dir, env
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err = cmd.Start()
+		// "text file busy": a process forked elsewhere in period (another
+		// package's build or test, -p) still held the binary open for
+		// writing when this one was exec'd; the go command retries too.
+		if err == nil || !errors.Is(err, syscall.ETXTBSY) || try == 20 {
+			break
+		}
+		time.Sleep(time.Duration(try) * 10 * time.Millisecond)
+	}
+	if err == nil {
+		err = cmd.Wait()
+	}
 	buf := out.done()
 	if cctx.Err() == context.DeadlineExceeded {
 		return buf.Bytes(), errTimeout
