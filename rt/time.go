@@ -6,8 +6,11 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -743,11 +746,59 @@ type vctx struct {
 	timer      *vtimer
 }
 
+// Deadline is the virtual deadline, or, asked by the standard library
+// (net.Dialer, net/http), the real instant as far from now: the standard
+// library sets sockets' deadlines and its own timers from it on the real
+// clock, and virtual time runs behind real time while a run computes (a
+// memcache client's 500 ms dial timed out at once, bradfitz/gomemcache).
 func (c *vctx) Deadline() (time.Time, bool) {
-	if c.noDeadline {
-		return c.parent.Deadline()
+	d, ok, virtual := c.deadlineOf()
+	if ok && virtual && stdCaller() {
+		d = realInstant(d)
 	}
-	return c.deadline, true
+	return d, ok
+}
+
+// deadlineOf is c's deadline, and whether it is an instant of the virtual
+// clock (a virtual context's, not a standard one's above it).
+func (c *vctx) deadlineOf() (time.Time, bool, bool) {
+	if c.noDeadline {
+		if p, ok := c.parent.(*vctx); ok {
+			return p.deadlineOf()
+		}
+		d, ok := c.parent.Deadline()
+		return d, ok, false
+	}
+	return c.deadline, true, true
+}
+
+// stdCaller tells whether the code that called into rt (the first frame
+// outside rt) is the standard library's.
+func stdCaller() bool {
+	var pcs [8]uintptr
+	n := runtime.Callers(2, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		if !strings.HasPrefix(f.Function, rtPackage+".") {
+			return goroot != "" && strings.HasPrefix(filepath.ToSlash(f.File), goroot)
+		}
+		if !more {
+			return false
+		}
+	}
+}
+
+// realInstant maps the virtual instant t to the real one as far from now.
+func realInstant(t time.Time) time.Time {
+	e := eng
+	if !e.active.Load() {
+		return t
+	}
+	e.mu.Lock()
+	now := e.now()
+	e.mu.Unlock()
+	return time.Now().Add(t.Sub(now))
 }
 func (c *vctx) Done() <-chan struct{} { return c.done }
 func (c *vctx) Value(k any) any {
@@ -1152,3 +1203,15 @@ func (c *ctxClock) get() vc {
 	defer c.mu.Unlock()
 	return c.clk
 }
+
+// rtPackage is rt's import path, as stack frames name it.
+var rtPackage = reflect.TypeOf(vctx{}).PkgPath()
+
+// goroot is where the standard library's source files are, as stack
+// frames name them ("" if unknown).
+var goroot = func() string {
+	if r := runtime.GOROOT(); r != "" {
+		return filepath.ToSlash(r) + "/src/"
+	}
+	return ""
+}()

@@ -377,3 +377,39 @@ func TestHandlerRegistersThroughSelect(t *testing.T) {
 		<-done
 	}
 }
+
+// After a run has computed for a while (virtual time runs behind real
+// time then), a dial with a context timeout is given its full timeout on
+// the real clock: the standard library reads the context's deadline
+// (bradfitz/gomemcache's 500 ms dial timed out at once).
+func TestDialTimeoutAfterWork(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	var mu sync.Mutex
+	n := 0
+	for i := 0; i < 300000; i++ { // steps, each far slower than its virtual 100 ns
+		mu.Lock()
+		n++
+		mu.Unlock()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatalf("dial after %d steps: %v", n, err)
+	}
+	c.Close()
+}
