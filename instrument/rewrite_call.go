@@ -458,6 +458,15 @@ func deadlineHook(name string, sig *types.Signature) string {
 	return name + "Iface"
 }
 
+// deadlineCall rewrites x.SetDeadline(t) (or its kin) into rt.<h>(x, t).
+func (r *rewriter) deadlineCall(c *ast.CallExpr, f *ast.SelectorExpr, h string) *ast.CallExpr {
+	x := r.expr(f.X)
+	r.args(c)
+	out := r.hook(c.Pos(), h, append([]ast.Expr{x}, c.Args...)...)
+	out.Rparen = c.Rparen
+	return out
+}
+
 // isDuration tells whether t is time.Duration.
 func isDuration(t types.Type) bool {
 	pkg, name := namedIn(t)
@@ -487,11 +496,7 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 			// conn.SetDeadline(t) with conn a net.Conn (or any interface a
 			// connection of the standard library satisfies): the hook moves
 			// the virtual instant to the real clock for std's types.
-			x := r.expr(f.X)
-			r.args(c)
-			out := r.hook(pos, h, append([]ast.Expr{x}, c.Args...)...)
-			out.Rparen = c.Rparen
-			return out
+			return r.deadlineCall(c, f, h)
 		}
 		if h := timerIfaceHook(fn.Name(), sig); h != "" {
 			// x.Stop() or x.Reset(d) through an interface that a
@@ -566,11 +571,7 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 		// is; an addressable value whose pointer has the method is left
 		// alone (rare: connections are used through pointers).
 		if xt := r.info.TypeOf(f.X); xt != nil && types.NewMethodSet(xt).Lookup(fn.Pkg(), fn.Name()) != nil {
-			x := r.expr(f.X)
-			r.args(c)
-			out := r.hook(pos, h, append([]ast.Expr{x}, c.Args...)...)
-			out.Rparen = c.Rparen
-			return out
+			return r.deadlineCall(c, f, h)
 		}
 	}
 	pkg, typ := namedIn(deref(sig.Recv().Type()))

@@ -538,12 +538,12 @@ func SelectDone(sel int) {
 			return // unwinding, or done
 		}
 	}
-	if e.active.Load() {
-		if sel == selectAll {
-			if stop, ok := e.outsideSelects.LoadAndDelete(goid()); ok {
-				stop.(func())()
-			}
+	if sel == selectAll { // also after the run ended: nothing stays behind
+		if stop, ok := e.outsideSelects.LoadAndDelete(goid()); ok {
+			stop.(func())()
 		}
+	}
+	if e.active.Load() {
 		e.rescanAsync() // which case fired is not known here
 		e.kickIdle()
 	}

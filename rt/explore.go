@@ -454,6 +454,7 @@ func (e *engine) resetRun(idx int) {
 	e.randSrc, e.alts, e.everDetached = nil, 0, false
 	e.graceFrom, e.graceStep = time.Time{}, 0
 	e.realAnchor, e.vAnchor, e.anchorOutside, e.waitedReal = time.Time{}, 0, false, 0
+	e.gcAt = time.Time{}
 	e.handedOut, e.idle, e.realDeadlines, e.fileKinds = 0, false, nil, nil
 	e.exited = new(sync.WaitGroup)
 	e.stepStamp.Store(time.Now().UnixNano())

@@ -169,14 +169,13 @@ func computingInStd(id int64) bool {
 	if st == nil || !runningStatus(status) {
 		return false
 	}
-	goroot := filepath.ToSlash(runtime.GOROOT()) + "/src/"
 	lines := strings.Split(string(st), "\n")
 	for k := 1; k+1 < len(lines); k += 2 {
 		if strings.HasPrefix(lines[k], "runtime.") || strings.HasPrefix(lines[k], "internal/") {
 			continue
 		}
 		file := filepath.ToSlash(strings.TrimSpace(lines[k+1]))
-		return !isPeriodFrame(lines[k]) && runtime.GOROOT() != "" && strings.HasPrefix(file, goroot)
+		return !isPeriodFrame(lines[k]) && goroot != "" && strings.HasPrefix(file, goroot)
 	}
 	return false
 }
@@ -185,11 +184,10 @@ func computingInStd(id int64) bool {
 // not in the standard library (a read blocked in internal/poll is reported
 // where the user's code called it), else the frame panicLocation picks.
 func stuckFrame(stack []byte) string {
-	goroot := filepath.ToSlash(runtime.GOROOT()) + "/src/"
 	lines := strings.Split(string(stack), "\n")
 	for i := 1; i+1 < len(lines); i += 2 {
 		file := strings.TrimSpace(lines[i+1])
-		if isPeriodFrame(lines[i]) || runtime.GOROOT() != "" && strings.HasPrefix(filepath.ToSlash(file), goroot) {
+		if isPeriodFrame(lines[i]) || goroot != "" && strings.HasPrefix(filepath.ToSlash(file), goroot) {
 			continue
 		}
 		if strings.Contains(file, "/src/runtime/") || strings.Contains(file, "/src/testing/") {

@@ -110,10 +110,7 @@ func toRealClock(x any, t time.Time) time.Time {
 	if t.IsZero() || !e.active.Load() || !stdType(x) {
 		return t
 	}
-	e.mu.Lock()
-	now := e.now()
-	e.mu.Unlock()
-	return time.Now().Add(t.Sub(now))
+	return realInstant(t)
 }
 
 // stdType tells whether x's dynamic type (or what it points to) is

@@ -27,7 +27,7 @@ type waitEdge struct {
 
 // waitsFor lists the edges out of g towards goroutines in blocked.
 // The order is that of stuck, so that a replay prints the same report.
-func (e *engine) waitsFor(g *gstate, stuck []*gstate, blocked map[*gstate]bool, locks byObject[byte, mutexModel]) []waitEdge {
+func (e *engine) waitsFor(g *gstate, stuck []*gstate, blocked map[*gstate]bool) []waitEdge {
 	var out []waitEdge
 	add := func(h lockHold, how string) {
 		if h.g != nil && h.g != g && blocked[h.g] {
@@ -36,7 +36,7 @@ func (e *engine) waitsFor(g *gstate, stuck []*gstate, blocked map[*gstate]bool, 
 	}
 	switch g.p.op {
 	case strategy.OpLock, strategy.OpRLock:
-		mm := locks.at(g.p.obj)
+		mm := e.models.mutex.at(g.p.obj)
 		if mm == nil {
 			return nil
 		}
@@ -103,11 +103,10 @@ func (e *engine) waitCycle(stuck []*gstate) (cycle bool, edges []waitEdge) {
 	for _, g := range stuck {
 		blocked[g] = true
 	}
-	locks := e.models.mutex
 	out := map[*gstate][]waitEdge{}
 	var all []waitEdge
 	for _, g := range stuck {
-		out[g] = e.waitsFor(g, stuck, blocked, locks)
+		out[g] = e.waitsFor(g, stuck, blocked)
 		all = append(all, out[g]...)
 	}
 	// Depth-first search; the path is the chain of edges from the start.

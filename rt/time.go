@@ -780,7 +780,7 @@ func stdCaller() bool {
 	frames := runtime.CallersFrames(pcs[:n])
 	for {
 		f, more := frames.Next()
-		if !strings.HasPrefix(f.Function, rtPackage+".") {
+		if !isPeriodFrame(f.Function) {
 			return goroot != "" && strings.HasPrefix(filepath.ToSlash(f.File), goroot)
 		}
 		if !more {
@@ -1203,9 +1203,6 @@ func (c *ctxClock) get() vc {
 	defer c.mu.Unlock()
 	return c.clk
 }
-
-// rtPackage is rt's import path, as stack frames name it.
-var rtPackage = reflect.TypeOf(vctx{}).PkgPath()
 
 // goroot is where the standard library's source files are, as stack
 // frames name them ("" if unknown).
