@@ -92,17 +92,21 @@ func (e *engine) chanReady(g *gstate, h *hchan, send bool) bool {
 		}
 	}
 	if h.dataqsiz == 0 {
-		return e.partnerFor(g, h, send) != nil
+		// Go pairs an unbuffered channel's waiting senders (receivers) with
+		// receivers (senders) in the order they queued: one that came later
+		// never goes first.
+		return e.partnerFor(g, h, send) != nil && !e.queuedBefore(g, h, send)
 	}
 	return false
 }
 
 // queuedBefore reports whether a goroutine that Go would have queued on
-// buffered channel h (its send found the buffer full, or its receive found
-// it empty, and it has waited at that operation since) parked before g.
-// Such a goroutine goes first: Go hands a freed slot to the first queued
-// sender, and a sent value to the first queued receiver, at once; a
-// goroutine that comes later never takes their place.
+// channel h (its send found no receiver or the buffer full, or its receive
+// found no sender or the buffer empty, and it has waited at that operation
+// since) parked before g. Such a goroutine goes first: Go hands a freed slot
+// or an arriving partner to the first queued sender, and a sent value to the
+// first queued receiver, at once; a goroutine that comes later never takes
+// their place.
 func (e *engine) queuedBefore(g *gstate, h *hchan, send bool) bool {
 	key := recvKey(h)
 	if send {
@@ -173,7 +177,10 @@ func (e *engine) partnerFor(g *gstate, h *hchan, send bool) *gstate {
 			best = o
 			break
 		}
-		if o.p.op == strategy.OpSelect && selectHas(o, h, !send) {
+		// A select with a default never waits in a channel's queue: it is
+		// no partner for a goroutine that comes to the channel, it takes
+		// the first queued one itself when it runs.
+		if o.p.op == strategy.OpSelect && !o.p.hasDefault && selectHas(o, h, !send) {
 			best = o
 			break
 		}

@@ -29,7 +29,7 @@ func TestFairSchedulesOnEveryStrategy(t *testing.T) {
 			if code != 0 {
 				t.Errorf("exit %d, want 0: %s", code, stderr)
 			}
-			if len(sums) != 5 {
+			if len(sums) != 6 {
 				t.Errorf("want 5 tests explored, got %d", len(sums))
 			}
 			for test, s := range sums {
@@ -219,8 +219,8 @@ func TestDependenciesAreControlled(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/deps")
 	out := t.TempDir()
 	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "200", "-strategy", "random", "-o", out, dir)
-	if code != 1 || len(sums) != 5 {
-		t.Fatalf("exit %d with %d tests, want 1 and 5: %s", code, len(sums), stderr)
+	if code != 1 || len(sums) != 6 {
+		t.Fatalf("exit %d with %d tests, want 1 and 6: %s", code, len(sums), stderr)
 	}
 	want := map[string]struct{ kind, loc string }{
 		"TestLostUpdateInDependency": {"race", "example.com/worklib/worklib.go:17"},
@@ -279,9 +279,10 @@ func TestGoTestOrderAndClock(t *testing.T) {
 }
 
 // Blocked channel operations keep Go's order: a goroutine that comes later
-// does not overtake a sender or receiver Go has queued on a buffered
-// channel (the pattern of a pacer's synctest test); senders that never
-// waited still go in either order.
+// does not overtake a sender or receiver Go has queued on a channel,
+// buffered (the pattern of a pacer's synctest test) or not, and a select
+// with a default takes the first queued one (paho's quota test); senders
+// that never waited still go in either order.
 func TestQueuedChannelOperationsKeepTheirOrder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a program")
@@ -289,11 +290,11 @@ func TestQueuedChannelOperationsKeepTheirOrder(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/fifo")
 	for _, st := range []string{"period", "random", "pct", "dfs"} {
 		code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "300", "-strategy", st, "-o", t.TempDir(), dir)
-		if code != 1 || len(sums) != 3 {
-			t.Fatalf("%s: exit %d with %d tests, want 1 and 3: %s", st, code, len(sums), stderr)
+		if code != 1 || len(sums) != 6 {
+			t.Fatalf("%s: exit %d with %d tests, want 1 and 6: %s", st, code, len(sums), stderr)
 		}
 		for name, s := range sums {
-			if buggy := name == "TestSendersThatNeverWaitedRace"; buggy != (len(s.Bugs) > 0) {
+			if buggy := name == "TestSendersThatNeverWaitedRace" || name == "TestUnbufferedSendersRace"; buggy != (len(s.Bugs) > 0) {
 				t.Errorf("%s: %s: bugs %+v", st, name, s.Bugs)
 			}
 		}

@@ -51,3 +51,67 @@ func TestSendersThatNeverWaitedRace(t *testing.T) {
 		t.Errorf("received %d first", v)
 	}
 }
+
+// Senders blocked on an unbuffered channel are taken in the order they
+// queued, by a plain receive and by a select with a default alike (a
+// select with a default never waits in the queue, so a sender cannot pick
+// it: eclipse/paho.golang's quota test).
+func TestBlockedUnbufferedSendersInOrder(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ch := make(chan int)
+		for i := 1; i <= 4; i++ {
+			go func() { ch <- i }()
+			synctest.Wait() // i is queued before i+1 starts
+		}
+		if v := <-ch; v != 1 {
+			t.Errorf("received %d, want 1: a later sender overtook a queued one", v)
+		}
+		for want := 2; want <= 4; want++ {
+			select {
+			case v := <-ch:
+				if v != want {
+					t.Errorf("select received %d, want %d", v, want)
+				}
+			default:
+				t.Errorf("select found no sender ready, want %d", want)
+			}
+		}
+	})
+}
+
+// Receivers blocked on an unbuffered channel get values in the order they
+// queued, from a plain send and from a select with a default.
+func TestBlockedUnbufferedReceiversInOrder(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ch := make(chan int)
+		got := make(chan [2]int, 3)
+		for i := 1; i <= 3; i++ {
+			go func() { got <- [2]int{i, <-ch} }()
+			synctest.Wait()
+		}
+		ch <- 1
+		select {
+		case ch <- 2:
+		default:
+			t.Error("select found no receiver ready")
+		}
+		ch <- 3
+		for range 3 {
+			if r := <-got; r[0] != r[1] {
+				t.Errorf("receiver %d got %d", r[0], r[1])
+			}
+		}
+	})
+}
+
+// TestUnbufferedSendersRace has a bug: two senders started together may
+// queue on the channel in either order.
+func TestUnbufferedSendersRace(t *testing.T) {
+	ch := make(chan int)
+	go func() { ch <- 1 }()
+	go func() { ch <- 2 }()
+	if v := <-ch; v != 1 {
+		t.Errorf("received %d first", v)
+	}
+	<-ch
+}
