@@ -14,7 +14,7 @@ import (
 // last use), and an address the collector has given to a new object maps
 // to a fresh value. Only for objects of Go's heap or globals: weak.Make
 // fails fatally on other memory (a shared memory mapping), where no sync
-// object lives but atomics may (raceState.atoms).
+// object lives but atomics may (byAddr).
 type byObject[T, V any] map[uintptr]objEntry[T, V]
 
 type objEntry[T, V any] struct {
@@ -48,3 +48,41 @@ func (m byObject[T, V]) at(k uintptr) *V {
 	}
 	return nil
 }
+
+// byAddr is byObject for memory that may lie outside Go's heap (a
+// sync/atomic variable in a shared memory mapping, where weak.Make is
+// fatal): an address in Go's heap is known weakly, like byObject's; any
+// other (a global, mapped memory) is never freed and is kept by address.
+type byAddr[V any] map[uintptr]addrEntry[V]
+
+type addrEntry[V any] struct {
+	obj  weak.Pointer[byte] // zero outside Go's heap
+	heap bool
+	v    *V
+}
+
+func (m byAddr[V]) get(p unsafe.Pointer, fresh func() *V) *V {
+	k := uintptr(p)
+	if en, ok := m[k]; ok && (!en.heap || unsafe.Pointer(en.obj.Value()) == p) {
+		return en.v
+	}
+	v := fresh()
+	en := addrEntry[V]{heap: inHeap(k), v: v}
+	if en.heap {
+		en.obj = weak.Make((*byte)(p))
+	}
+	m[k] = en
+	return v
+}
+
+// inHeap reports whether p points into a live object of Go's heap.
+func inHeap(p uintptr) bool {
+	base, _, _ := findObject(p, 0, 0)
+	return base != 0
+}
+
+// findObject is the runtime's (exported to linkname for existing users,
+// go.dev/issue/67401): base is 0 for an address outside the heap's spans.
+//
+//go:linkname findObject runtime.findObject
+func findObject(p, refBase, refOff uintptr) (base uintptr, s unsafe.Pointer, objIndex uintptr)

@@ -3,6 +3,7 @@ package rt
 import (
 	"runtime"
 	"sync"
+	"syscall"
 	"testing"
 	"unsafe"
 	"weak"
@@ -38,5 +39,48 @@ func TestByObjectHoldsObjectsWeakly(t *testing.T) {
 		if m.at(k) != nil {
 			t.Fatal("a dead object's value is still found at its address")
 		}
+	}
+}
+
+var globalCounter int64
+
+// byAddr knows heap objects weakly, like byObject, and keeps globals and
+// memory mapped outside Go's heap (where weak.Make is fatal) by address.
+func TestByAddrHoldsHeapObjectsWeakly(t *testing.T) {
+	m := byAddr[int]{}
+	type holder struct {
+		p *int
+		n int64
+	}
+	h := &holder{}
+	p := unsafe.Pointer(&h.n)
+	v := m.get(p, func() *int { return new(int) })
+	if m.get(p, func() *int { t.Fatal("made a second value for a live object"); return nil }) != v {
+		t.Fatal("a live object's value was not found")
+	}
+	w := weak.Make(h)
+	h, p = nil, nil
+	for i := 0; i < 20 && w.Value() != nil; i++ {
+		runtime.GC()
+	}
+	if w.Value() != nil {
+		t.Fatal("byAddr kept its heap object alive")
+	}
+
+	g := unsafe.Pointer(&globalCounter)
+	if gv := m.get(g, func() *int { return new(int) }); m.get(g, nil) != gv {
+		t.Fatal("a global's value was not found again")
+	}
+	mem, err := syscall.Mmap(-1, 0, 4096, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skip("no anonymous mapping:", err)
+	}
+	defer syscall.Munmap(mem)
+	mp := unsafe.Pointer(&mem[8])
+	if inHeap(uintptr(mp)) {
+		t.Fatal("mapped memory taken for Go's heap")
+	}
+	if mv := m.get(mp, func() *int { return new(int) }); m.get(mp, nil) != mv {
+		t.Fatal("mapped memory's value was not found again")
 	}
 }

@@ -252,10 +252,9 @@ type raceState struct {
 	on    bool
 	objs  byObject[byte, vc] // sync objects: mutexes, WaitGroups, Onces, pooled values
 	robjs byObject[byte, vc] // RWMutex read-unlock clocks
-	// atoms are the clocks of sync/atomic's variables, kept by pointer:
-	// an atomic may live outside Go's heap (a shared memory mapping),
-	// where a weak pointer cannot be made.
-	atoms map[unsafe.Pointer]*vc
+	// atoms are the clocks of sync/atomic's variables: an atomic may live
+	// outside Go's heap (a shared memory mapping).
+	atoms byAddr[vc]
 	chans map[*hchan]*chanClocks
 	vars  map[unsafe.Pointer]*raceVar
 	ctxs  byObject[hchan, ctxClock] // Done channels of virtual contexts, to their cancellers' clocks
@@ -300,7 +299,7 @@ func (r *raceState) reset(on bool) {
 	// touches a few variables, and a fresh 48 KB block per run was most of
 	// what a run of a small test allocated.
 	varBlock, readBlock := r.varBlock, r.readBlock
-	*r = raceState{on: on, objs: byObject[byte, vc]{}, robjs: byObject[byte, vc]{}, atoms: map[unsafe.Pointer]*vc{},
+	*r = raceState{on: on, objs: byObject[byte, vc]{}, robjs: byObject[byte, vc]{}, atoms: byAddr[vc]{},
 		chans: map[*hchan]*chanClocks{}, ctxs: byObject[hchan, ctxClock]{}, vars: map[unsafe.Pointer]*raceVar{}, seen: seen, stacks: stacks,
 		realWaiters: map[strategy.GID]bool{}, varBlock: varBlock, readBlock: readBlock}
 	if r.seen == nil {
@@ -571,12 +570,7 @@ func (e *engine) atomicAccess(g *gstate, p unsafe.Pointer, site string, kind acc
 
 // atom is the clock of the atomic variable at p.
 func (r *raceState) atom(p unsafe.Pointer) *vc {
-	c := r.atoms[p]
-	if c == nil {
-		c = new(vc)
-		r.atoms[p] = c
-	}
-	return c
+	return r.atoms.get(p, newVC)
 }
 
 // wgAccess is what -race sees of a WaitGroup: the Add that takes the

@@ -87,12 +87,12 @@ type vclock struct {
 	due    int64 // no wake-up (timer or sleeper) is earlier: a lower bound, -1 if none
 	seq    int
 	timers []*vtimer
-	byT    map[*time.Timer]*vtimer
-	byTk   map[*time.Ticker]*vtimer
+	byT    timerTable[time.Timer]
+	byTk   timerTable[time.Ticker]
 }
 
 func (c *vclock) reset() {
-	*c = vclock{due: -1, byT: map[*time.Timer]*vtimer{}, byTk: map[*time.Ticker]*vtimer{}}
+	*c = vclock{due: -1, byT: newTimerTable[time.Timer](), byTk: newTimerTable[time.Ticker]()}
 }
 
 func (c *vclock) add(t *vtimer) {
@@ -480,10 +480,10 @@ func NewTimer(site string, d time.Duration) *time.Timer {
 	if !ok {
 		return time.NewTimer(d)
 	}
-	t := &time.Timer{C: ch}
 	eng.mu.Lock()
-	eng.clock.byT[t] = vt
+	t := eng.clock.byT.make(vt)
 	eng.mu.Unlock()
+	t.C = ch
 	return t
 }
 
@@ -493,9 +493,8 @@ func AfterFunc(site string, d time.Duration, f func()) *time.Timer {
 	if !ok {
 		return time.AfterFunc(d, f)
 	}
-	t := &time.Timer{}
 	eng.mu.Lock()
-	eng.clock.byT[t] = vt
+	t := eng.clock.byT.make(vt)
 	eng.mu.Unlock()
 	return t
 }
@@ -510,10 +509,10 @@ func NewTicker(site string, d time.Duration) *time.Ticker {
 	if !ok {
 		return time.NewTicker(d)
 	}
-	t := &time.Ticker{C: ch}
 	eng.mu.Lock()
-	eng.clock.byTk[t] = vt
+	t := eng.clock.byTk.make(vt)
 	eng.mu.Unlock()
+	t.C = ch
 	return t
 }
 
@@ -625,7 +624,7 @@ func resetMade(ch chan time.Time, d, period time.Duration) bool {
 func TimerStop(site string, t *time.Timer) bool {
 	e := eng
 	e.mu.Lock()
-	vt := e.clock.byT[t]
+	vt := e.clock.byT.get(t)
 	if vt == nil || !e.active.Load() {
 		e.mu.Unlock()
 		if ch := madeChan(t.C, reflect.ValueOf(t), "initTimer"); ch != nil {
@@ -642,7 +641,7 @@ func TimerStop(site string, t *time.Timer) bool {
 func TimerReset(site string, t *time.Timer, d time.Duration) bool {
 	e := eng
 	e.mu.Lock()
-	vt := e.clock.byT[t]
+	vt := e.clock.byT.get(t)
 	if vt == nil {
 		if ch := madeChan(t.C, reflect.ValueOf(t), "initTimer"); ch != nil {
 			if !e.active.Load() || e.callerG() == nil {
@@ -650,7 +649,7 @@ func TimerReset(site string, t *time.Timer, d time.Duration) bool {
 				return resetMade(ch, d, 0)
 			}
 			vt = e.adoptTimer(ch)
-			e.clock.byT[t] = vt
+			e.clock.byT.adopt(t, vt)
 		}
 	}
 	if vt == nil || !e.active.Load() {
@@ -672,7 +671,7 @@ func TimerReset(site string, t *time.Timer, d time.Duration) bool {
 func TickerStop(site string, t *time.Ticker) {
 	e := eng
 	e.mu.Lock()
-	vt := e.clock.byTk[t]
+	vt := e.clock.byTk.get(t)
 	if vt == nil || !e.active.Load() {
 		e.mu.Unlock()
 		if ch := madeChan(t.C, reflect.ValueOf(t), "initTicker"); ch != nil {
@@ -691,7 +690,7 @@ func TickerStop(site string, t *time.Ticker) {
 func TickerReset(site string, t *time.Ticker, d time.Duration) {
 	e := eng
 	e.mu.Lock()
-	vt := e.clock.byTk[t]
+	vt := e.clock.byTk.get(t)
 	if vt == nil {
 		if ch := madeChan(t.C, reflect.ValueOf(t), "initTicker"); ch != nil {
 			if !e.active.Load() || e.callerG() == nil {
@@ -703,7 +702,7 @@ func TickerReset(site string, t *time.Ticker, d time.Duration) {
 				return
 			}
 			vt = e.adoptTimer(ch)
-			e.clock.byTk[t] = vt
+			e.clock.byTk.adopt(t, vt)
 		}
 	}
 	if vt == nil || !e.active.Load() {

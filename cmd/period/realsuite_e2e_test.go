@@ -734,7 +734,7 @@ func TestLeftInRealWaitIsALeak(t *testing.T) {
 func TestCollectedObjectsAreNotKeptAlive(t *testing.T) {
 	for _, race := range []string{"true", "false"} {
 		t.Run("race="+race, func(t *testing.T) {
-			checkLangProgram(t, "testdata/collect", 4, nil, "-budget", "10", "-race="+race)
+			checkLangProgram(t, "testdata/collect", 5, nil, "-budget", "10", "-race="+race)
 		})
 	}
 }

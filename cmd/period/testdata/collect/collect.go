@@ -3,17 +3,22 @@
 // or fields goroutines used before.
 package collect
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
-// Counter is a counter behind a lock.
+// Counter is a counter behind a lock, with an atomic count of its calls.
 type Counter struct {
-	mu sync.Mutex
-	wg sync.WaitGroup
-	n  int
+	mu    sync.Mutex
+	wg    sync.WaitGroup
+	n     int
+	calls atomic.Int64
 }
 
 // Inc adds one.
 func (c *Counter) Inc() {
+	c.calls.Add(1)
 	c.mu.Lock()
 	c.n++
 	c.mu.Unlock()

@@ -109,3 +109,29 @@ func TestContextValueCollected(t *testing.T) {
 		t.Fatalf("%d of %d context values finalized", got, n)
 	}
 }
+
+// A stopped timer the program dropped is collected, with what its
+// AfterFunc function holds, and so are a dropped timer and ticker that
+// were stopped (xtaci/kcp-go's deadlines).
+func TestStoppedTimersAreCollected(t *testing.T) {
+	c := &Counter{}
+	tm := time.AfterFunc(time.Hour, func() { c.Inc() })
+	tm.Stop()
+	wc, wt := weak.Make(c), weak.Make(tm)
+	nt := time.NewTimer(time.Hour)
+	nt.Stop()
+	tk := time.NewTicker(time.Hour)
+	tk.Stop()
+	wn, wk := weak.Make(nt), weak.Make(tk)
+	c, tm, nt, tk = nil, nil, nil, nil
+	retry := time.NewTicker(10 * time.Millisecond)
+	defer retry.Stop()
+	for i := 0; i < 100 && (wc.Value() != nil || wt.Value() != nil || wn.Value() != nil || wk.Value() != nil); i++ {
+		runtime.GC()
+		<-retry.C
+	}
+	if wc.Value() != nil || wt.Value() != nil || wn.Value() != nil || wk.Value() != nil {
+		t.Fatalf("still reachable: AfterFunc's object %v, its timer %v, timer %v, ticker %v",
+			wc.Value() != nil, wt.Value() != nil, wn.Value() != nil, wk.Value() != nil)
+	}
+}
