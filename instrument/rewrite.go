@@ -114,6 +114,8 @@ type rewriter struct {
 	imports   map[string]string   // extra std imports (path -> name) the generated code needs
 	notes     []Note
 	changed   bool
+	// labels some goto statement names (gotoTarget), found on first need
+	gotoLabels map[types.Object]bool
 
 	goBuildLine string // a //go:build line to write on top of the output
 }

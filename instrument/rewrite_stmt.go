@@ -636,11 +636,7 @@ func (r *rewriter) rangeStmt(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
 			Post: post,
 			Body: s.Body}
 	}
-	if lab != nil {
-		lab.Stmt = loop
-		loop = lab
-	}
-	return block(pos, define(pos, []ast.Expr{c}, ch), loop)
+	return r.labeledBlock(pos, pos, lab, loop, define(pos, []ast.Expr{c}, ch))
 }
 
 // loopVarWrites announces the writes of for k, v := range x before Go 1.22:
@@ -876,14 +872,60 @@ func (r *rewriter) selectStmt(s *ast.SelectStmt, lab *ast.LabeledStmt) ast.Stmt 
 	hasDef := ident(strconv.FormatBool(hasDefault), pos)
 	choose := r.hook(pos, "Select", append([]ast.Expr{r.site(pos), hasDef}, cases...)...)
 	pre = append(pre, define(pos, []ast.Expr{at(sel, pos)}, choose))
-	var real ast.Stmt = s
-	if lab != nil {
-		lab.Stmt = s
-		real = lab
+	return r.labeledBlock(pos, s.Body.Rbrace, lab, s, pre...)
+}
+
+// labeledBlock is { pre; lab: inner }, the rewrite of a labeled statement
+// that needs temporaries declared before it. When a goto targets the label,
+// it cannot stay inside the block (a goto from outside may not jump into
+// one): the block takes the label, and inner a fresh one for the break and
+// continue statements that name it (lab: { pre; fresh: inner }).
+func (r *rewriter) labeledBlock(pos, rbrace token.Pos, lab *ast.LabeledStmt, inner ast.Stmt, pre ...ast.Stmt) ast.Stmt {
+	if lab != nil && !r.gotoTarget(lab) {
+		lab.Stmt, inner = inner, lab
 	}
-	b := block(pos, append(pre, real)...)
-	b.Rbrace = s.Body.Rbrace
-	return b
+	if lab == nil || inner == lab {
+		b := block(pos, append(pre, inner)...)
+		b.Rbrace = rbrace
+		return b
+	}
+	fresh := r.tmp(lab.Colon)
+	named := false
+	ast.Inspect(inner, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false // labels do not reach into function literals
+		case *ast.BranchStmt:
+			if n.Label != nil && n.Label.Name == lab.Label.Name && n.Tok != token.GOTO {
+				n.Label = ident(fresh.Name, n.Label.Pos())
+				named = true
+			}
+		}
+		return true
+	})
+	if named {
+		inner = &ast.LabeledStmt{Label: fresh, Colon: lab.Colon, Stmt: inner}
+	}
+	b := block(pos, append(pre, inner)...)
+	b.Rbrace = rbrace
+	lab.Stmt = b
+	return lab
+}
+
+// gotoTarget reports whether a goto statement names lab's label.
+func (r *rewriter) gotoTarget(lab *ast.LabeledStmt) bool {
+	if r.gotoLabels == nil {
+		r.gotoLabels = map[types.Object]bool{}
+		ast.Inspect(r.file, func(n ast.Node) bool {
+			if b, ok := n.(*ast.BranchStmt); ok && b.Tok == token.GOTO && b.Label != nil {
+				if obj := r.info.Uses[b.Label]; obj != nil {
+					r.gotoLabels[obj] = true
+				}
+			}
+			return true
+		})
+	}
+	return r.gotoLabels[r.info.Defs[lab.Label]]
 }
 
 // selectRecv evaluates a receive case's channel into a temporary and points

@@ -2,6 +2,7 @@ package modern
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"testing"
 )
@@ -60,5 +61,17 @@ func TestFailsOnRequest(t *testing.T) {
 		t.Errorf("requested failure") // MARK:errorf
 	case "panic":
 		Crash(nil)
+	}
+}
+
+func TestGotoLabeledRewrites(t *testing.T) {
+	ch := make(chan int, 8)
+	for _, v := range []int{1, 2, 3, 4} {
+		ch <- v
+	}
+	close(ch)
+	got := Gotos(ch, make(chan bool))
+	if want := []int{1, 2, 3, 4, -2}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Gotos = %v, want %v", got, want)
 	}
 }
