@@ -205,14 +205,20 @@ func selectHas(o *gstate, h *hchan, send bool) bool {
 // nobody waiting already. The partner completes its half and then runs to its
 // next key point; g waits for it there (transit).
 func (e *engine) firePartner(g *gstate, h *hchan, send bool) {
-	if h == nil || h.dataqsiz > 0 || h.closed != 0 {
-		e.chanSync(g, h, send, nil)
+	if h != nil && h.closed == 0 && (send && h.recvq.first != nil || !send && h.sendq.first != nil) {
+		// The partner waits for real: a goroutine outside control
+		// (controlled ones wait in the model), now working for this run,
+		// so the clock waits for it before it jumps (outsideGrace). Also
+		// through a buffer: a scheduler a package's init started, woken
+		// by a send on its buffered wake-up channel (xtaci/kcp-go).
+		e.handedOut++
+		if h.dataqsiz > 0 {
+			e.chanSync(g, h, send, nil)
+		}
 		return
 	}
-	if send && h.recvq.first != nil || !send && h.sendq.first != nil {
-		// The partner waits for real: a goroutine outside control
-		// (controlled ones wait in the model), now working for this run.
-		e.handedOut++
+	if h == nil || h.dataqsiz > 0 || h.closed != 0 {
+		e.chanSync(g, h, send, nil)
 		return
 	}
 	p := e.partnerFor(g, h, send)
@@ -403,6 +409,9 @@ func closeKeyPoint(site string, h *hchan) (*gstate, bool) {
 		g.p = pending{op: strategy.OpClose, site: site, obj: uintptr(unsafe.Pointer(h)), ch: h}
 		e.point(g)
 		e.chanClose(g, h)
+		if h != nil && (h.recvq.first != nil || h.sendq.first != nil) {
+			e.handedOut++ // it wakes goroutines outside control (firePartner)
+		}
 		e.mu.Unlock()
 	case modeSkip:
 		return g, false

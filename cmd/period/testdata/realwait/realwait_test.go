@@ -413,3 +413,15 @@ func TestDialTimeoutAfterWork(t *testing.T) {
 	}
 	c.Close()
 }
+
+// A scheduler init started (outside control) wakes, through a buffered
+// channel, to run a connection's updates every 10 ms; the test waits for
+// twenty of them with a 20 s timeout, which the clock must not jump to
+// while the scheduler works (xtaci/kcp-go's echo tests timed out at once).
+func TestUpdatesFromInitScheduler(t *testing.T) {
+	c := NewConn()
+	start := time.Now()
+	if !c.Wait(20, 20*time.Second) {
+		t.Fatalf("20 updates did not come in 20s (%v)", time.Since(start))
+	}
+}
