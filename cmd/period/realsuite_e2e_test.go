@@ -29,7 +29,7 @@ func TestFairSchedulesOnEveryStrategy(t *testing.T) {
 			if code != 0 {
 				t.Errorf("exit %d, want 0: %s", code, stderr)
 			}
-			if len(sums) != 6 {
+			if len(sums) != 5 {
 				t.Errorf("want 5 tests explored, got %d", len(sums))
 			}
 			for test, s := range sums {
@@ -219,8 +219,8 @@ func TestDependenciesAreControlled(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/deps")
 	out := t.TempDir()
 	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "200", "-strategy", "random", "-o", out, dir)
-	if code != 1 || len(sums) != 6 {
-		t.Fatalf("exit %d with %d tests, want 1 and 6: %s", code, len(sums), stderr)
+	if code != 1 || len(sums) != 5 {
+		t.Fatalf("exit %d with %d tests, want 1 and 5: %s", code, len(sums), stderr)
 	}
 	want := map[string]struct{ kind, loc string }{
 		"TestLostUpdateInDependency": {"race", "example.com/worklib/worklib.go:17"},
@@ -592,7 +592,9 @@ func TestTimerOfTheLongestDurationNeverFires(t *testing.T) {
 		t.Skip("builds and explores a program")
 	}
 	dir, _ := filepath.Abs("testdata/longtimer")
-	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "200", "-o", t.TempDir(), dir)
+	// PERIOD finds the lost kick at schedule 282 (131 before unbuffered
+	// channels' queues were kept in order, which changed its enumeration).
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "500", "-o", t.TempDir(), dir)
 	for _, test := range []string{"TestOKIdleTimer", "TestOKFarDeadline"} {
 		if s := sums[test]; len(s.Bugs) != 0 || s.Schedules == 0 {
 			t.Errorf("%s: want no verdict: %+v %s", test, s, stderr)
