@@ -654,6 +654,9 @@ func condNotify(site string, c *sync.Cond, all bool) {
 	g, md := e.enter()
 	switch md {
 	case modePlain:
+		if e.condNotifyOutside(c, all) && !all {
+			return
+		}
 		if all {
 			c.Broadcast()
 		} else {
@@ -665,6 +668,7 @@ func condNotify(site string, c *sync.Cond, all bool) {
 	}
 	e.keyPoint(g, strategy.OpCondSignal, site, unsafe.Pointer(c))
 	cm := e.condOf(c)
+	woke := len(cm.waiters) > 0
 	for len(cm.waiters) > 0 {
 		w := cm.waiters[0]
 		cm.waiters = cm.waiters[1:]
@@ -676,7 +680,43 @@ func condNotify(site string, c *sync.Cond, all bool) {
 			break
 		}
 	}
+	// Goroutines outside control wait in the real Cond: a Signal nobody
+	// in the model took, and every Broadcast, reach them.
+	if all {
+		c.Broadcast()
+	} else if !woke {
+		c.Signal()
+	}
 	e.hookDone(g)
+}
+
+// condNotifyOutside: a goroutine outside control (a scheduler a package's
+// init started: xtaci/kcp-go's timed updates feeding its post-process
+// workers) signals c while controlled goroutines wait for it in the model,
+// where the real Signal cannot reach them: the first of them (or all) wake
+// as if a controlled goroutine had signalled. It reports whether one did.
+func (e *engine) condNotifyOutside(c *sync.Cond, all bool) bool {
+	if !e.active.Load() {
+		return false
+	}
+	e.mu.Lock()
+	cm := e.models.cond.lookup(c)
+	if e.finished || cm == nil || len(cm.waiters) == 0 {
+		e.mu.Unlock()
+		return false
+	}
+	for len(cm.waiters) > 0 {
+		w := cm.waiters[0]
+		cm.waiters = cm.waiters[1:]
+		cm.signaled[w] = true
+		if !all {
+			break
+		}
+	}
+	e.touch(uintptr(unsafe.Pointer(c)))
+	e.mu.Unlock()
+	e.kickIdle()
+	return true
 }
 
 // CondSignal is c.Signal().

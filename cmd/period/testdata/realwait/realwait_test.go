@@ -425,3 +425,21 @@ func TestUpdatesFromInitScheduler(t *testing.T) {
 		t.Fatalf("20 updates did not come in 20s (%v)", time.Since(start))
 	}
 }
+
+// A goroutine outside control signals a sync.Cond a controlled worker
+// waits on: the worker wakes (kcp-go's post-process workers, fed by its
+// timed updates, never did: the echo tests timed out).
+func TestCondSignalledFromOutside(t *testing.T) {
+	q := NewQueue()
+	got := make(chan int)
+	go func() { got <- q.Pop() }()
+	q.PushLater(7, 10*time.Millisecond)
+	select {
+	case v := <-got:
+		if v != 7 {
+			t.Fatalf("popped %d", v)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the worker never woke")
+	}
+}

@@ -118,3 +118,40 @@ func (c *Conn) Wait(count int, timeout time.Duration) bool {
 		}
 	}
 }
+
+// Queue hands items to a worker waiting on a sync.Cond; Push runs on the
+// scheduler (outside control), as kcp-go's timed updates feed its
+// post-process workers.
+type Queue struct {
+	mu    sync.Mutex
+	cond  *sync.Cond
+	items []int
+}
+
+func NewQueue() *Queue {
+	q := &Queue{}
+	q.cond = sync.NewCond(&q.mu)
+	return q
+}
+
+// PushLater pushes v from the scheduler's goroutine after d.
+func (q *Queue) PushLater(v int, d time.Duration) {
+	sys.put(func() {
+		q.mu.Lock()
+		q.items = append(q.items, v)
+		q.mu.Unlock()
+		q.cond.Signal()
+	}, time.Now().Add(d))
+}
+
+// Pop waits for an item.
+func (q *Queue) Pop() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.items) == 0 {
+		q.cond.Wait()
+	}
+	v := q.items[0]
+	q.items = q.items[1:]
+	return v
+}
