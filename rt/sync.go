@@ -624,7 +624,7 @@ func CondWait(site string, c *sync.Cond) {
 	g, md := e.enter()
 	switch md {
 	case modePlain:
-		c.Wait()
+		e.outsideCondWait(c)
 		return
 	case modeSkip:
 		return
@@ -681,13 +681,59 @@ func condNotify(site string, c *sync.Cond, all bool) {
 		}
 	}
 	// Goroutines outside control wait in the real Cond: a Signal nobody
-	// in the model took, and every Broadcast, reach them.
-	if all {
-		c.Broadcast()
-	} else if !woke {
-		c.Signal()
+	// in the model took, and every Broadcast, reach them, and the clock
+	// waits for what they do next (outsideGrace).
+	if (all || !woke) && realCondWaiters(c) {
+		e.handedOut++
+		if all {
+			c.Broadcast()
+		} else {
+			c.Signal()
+		}
 	}
 	e.hookDone(g)
+}
+
+// notifyOffset is the offset of sync.Cond's notify list, whose first two
+// words are the tickets of the next waiter and of the next to be notified
+// (runtime.notifyList): different while a goroutine waits in the real Cond.
+var notifyOffset = func() uintptr {
+	f, ok := reflect.TypeOf(sync.Cond{}).FieldByName("notify")
+	if !ok || f.Type.Size() < 8 {
+		return 0
+	}
+	return f.Offset
+}()
+
+// realCondWaiters reports whether goroutines wait in c's real Wait
+// (goroutines outside control: controlled ones wait in the model).
+func realCondWaiters(c *sync.Cond) bool {
+	if notifyOffset == 0 {
+		return true // an unknown layout: signal as Go would
+	}
+	tickets := (*[2]atomic.Uint32)(unsafe.Add(unsafe.Pointer(c), notifyOffset))
+	return tickets[0].Load() != tickets[1].Load()
+}
+
+// outsideCondWait is c.Wait() for a goroutine outside control during a run:
+// its hold of c.L in the model (outsidelock.go) is released around the
+// real Wait, which unlocks and locks only the real mutex; otherwise
+// controlled goroutines would wait for that hold for ever.
+func (e *engine) outsideCondWait(c *sync.Cond) {
+	var p unsafe.Pointer
+	switch l := c.L.(type) {
+	case *sync.Mutex:
+		p = unsafe.Pointer(l)
+	case *sync.RWMutex:
+		p = unsafe.Pointer(l)
+	}
+	if p == nil || !e.active.Load() {
+		c.Wait()
+		return
+	}
+	e.outsideUnlock(p, false)
+	c.Wait()
+	e.outsideLock(p, false, false)
 }
 
 // condNotifyOutside: a goroutine outside control (a scheduler a package's

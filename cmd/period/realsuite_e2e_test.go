@@ -666,7 +666,7 @@ func TestPanicValueFormattedByInstrumentedCode(t *testing.T) {
 func TestRealWaitsTakeRealTime(t *testing.T) {
 	for _, st := range []string{"period", "random", "pct"} {
 		t.Run(st, func(t *testing.T) {
-			checkLangProgram(t, "testdata/realwait", 17, nil, "-budget", "10", "-strategy", st)
+			checkLangProgram(t, "testdata/realwait", 18, nil, "-budget", "10", "-strategy", st)
 		})
 	}
 }

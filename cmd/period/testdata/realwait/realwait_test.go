@@ -443,3 +443,15 @@ func TestCondSignalledFromOutside(t *testing.T) {
 		t.Fatal("the worker never woke")
 	}
 }
+
+// The test signals a Cond a goroutine outside control waits on, under a
+// lock both take, three times: the waiter wakes each time, and its hold of
+// the lock in the model is given up while it waits.
+func TestCondWaitOutsideControl(t *testing.T) {
+	for range 3 {
+		want, got, ok := NextRound(20 * time.Second)
+		if !ok || got != want {
+			t.Fatalf("round %d: the waiter saw %d (%v)", want, got, ok)
+		}
+	}
+}

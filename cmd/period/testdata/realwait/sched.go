@@ -155,3 +155,42 @@ func (q *Queue) Pop() int {
 	q.items = q.items[1:]
 	return v
 }
+
+// A goroutine init started waits on a Cond, under a lock the test takes
+// too, for the next round.
+var (
+	roundMu   sync.Mutex
+	roundCond = sync.NewCond(&roundMu)
+	round     int
+	acked     = make(chan int, 1)
+)
+
+func init() {
+	go func() {
+		seen := 0
+		for {
+			roundMu.Lock()
+			for round == seen {
+				roundCond.Wait()
+			}
+			seen = round
+			roundMu.Unlock()
+			acked <- seen
+		}
+	}()
+}
+
+// NextRound starts the next round and waits for the waiter to see it.
+func NextRound(timeout time.Duration) (want, got int, ok bool) {
+	roundMu.Lock()
+	round++
+	want = round
+	roundMu.Unlock()
+	roundCond.Signal()
+	select {
+	case got = <-acked:
+		return want, got, true
+	case <-time.After(timeout):
+		return want, 0, false
+	}
+}
