@@ -83,3 +83,25 @@ func TestWaitKeysBounded(t *testing.T) {
 		t.Errorf("%d wait keys after %d iterations, want at most %d", keys, iterations, 4*minTrim)
 	}
 }
+
+// Timers armed and stopped at every turn, none of them firing, do not pile
+// up in the clock's queue (issue "big tests": virtual time keeps no timer
+// that nothing can fire).
+func TestStoppedTimersDoNotAccumulate(t *testing.T) {
+	const iterations = 20000
+	var queued int
+	runControlledWith(Config{NoRace: true}, &alternate{}, func() {
+		for i := 0; i < iterations; i++ {
+			TimerStop("stop", NewTimer("timer", time.Hour))
+			tk := NewTicker("ticker", time.Hour)
+			TickerStop("stop", tk)
+		}
+		e := eng
+		e.mu.Lock()
+		queued = len(e.clock.timers)
+		e.mu.Unlock()
+	})
+	if queued > 2*minCompact {
+		t.Errorf("%d timers queued after %d stopped ones, want at most %d", queued, 2*iterations, 2*minCompact)
+	}
+}

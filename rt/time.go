@@ -87,12 +87,14 @@ type vclock struct {
 	due    int64 // no wake-up (timer or sleeper) is earlier: a lower bound, -1 if none
 	seq    int
 	timers []*vtimer
-	byT    timerTable[time.Timer]
-	byTk   timerTable[time.Ticker]
+	// compactAt is the queue length at which add drops stopped timers.
+	compactAt int
+	byT       timerTable[time.Timer]
+	byTk      timerTable[time.Ticker]
 }
 
 func (c *vclock) reset() {
-	*c = vclock{due: -1, byT: newTimerTable[time.Timer](), byTk: newTimerTable[time.Ticker]()}
+	*c = vclock{due: -1, compactAt: minCompact, byT: newTimerTable[time.Timer](), byTk: newTimerTable[time.Ticker]()}
 }
 
 func (c *vclock) add(t *vtimer) {
@@ -102,9 +104,32 @@ func (c *vclock) add(t *vtimer) {
 	if !t.queued {
 		t.queued = true
 		c.timers = append(c.timers, t)
+		if len(c.timers) >= c.compactAt {
+			c.compact()
+		}
 	}
 	c.lower(t.when)
 }
+
+// compact drops stopped timers from the queue (a firing does it too): a
+// loop that arms and stops a timer at every turn, with none firing, would
+// otherwise keep every one of them. Amortized: the next compaction waits
+// until the queue has doubled.
+func (c *vclock) compact() {
+	live := c.timers[:0]
+	for _, t := range c.timers {
+		if t.active {
+			live = append(live, t)
+		} else {
+			t.queued = false
+		}
+	}
+	clear(c.timers[len(live):])
+	c.timers = live
+	c.compactAt = max(2*len(live), minCompact)
+}
+
+const minCompact = 256
 
 // lower records a wake-up at when.
 func (c *vclock) lower(when int64) {
@@ -347,15 +372,7 @@ func (c *vclock) fire(e *engine) {
 			t.vc = vc{} // a Reset sets it again; a dead timer keeps no clock
 		}
 	}
-	live := c.timers[:0]
-	for _, t := range c.timers {
-		if t.active {
-			live = append(live, t)
-		} else {
-			t.queued = false
-		}
-	}
-	c.timers = live
+	c.compact()
 }
 
 // clockNow returns the current instant, virtual inside a controlled run.
