@@ -87,34 +87,35 @@ type gstate struct {
 	abort    bool       // the run is over: unwind
 	t        *testing.T // test and subtest goroutines: unwound with SkipNow, as testing requires
 	lastSite string
-	kps      int      // key points executed in this run
-	born     int      // key points the parent had executed when it started g
-	lastEv   int      // index in e.log of the last step g took part in (its own, or as a partner)
-	passed   int      // decisions since g last ran at which g was enabled and another goroutine was chosen
-	vc       vc       // vector clock (race detection)
-	sub      *subtest // subtests made by TRun, and tests with parallel subtests
-	cleanups []func() // t.Cleanup functions of the (sub)test run by this goroutine
-	tctx     *vctx    // t.Context() of the (sub)test run by this goroutine, once asked for
-	created  string   // site of the go statement that started g
-	creator  uintptr  // pc in the function that executed it (resolved only for reports)
-	ioProbe  int      // e.steps+1 when probeIO last armed a look at it
-	inCand   bool     // in e.rs.cand (ready.go)
-	fast     bool     // parked at an operation always ready: in e.rs.en without being a candidate
-	lockOK   bool     // parked at a waitLock found ready: in e.rs.en and p.mm.lockReady, not a candidate
-	lockGen  uint32   // tells live entries of lockReady from stale ones
-	inEn     bool     // in the enabled set (e.rs.en once flushed)
-	placed   bool     // in e.rs.en
-	queued   bool     // in e.rs.ins
-	dirty    bool     // in e.rs.dirty
-	newEv    bool     // parked anew since its event in e.rs.evs was written
-	passedAt int      // in e.rs.en: passed is passedAt + e.rs.decisions
-	enAt     int      // index in e.rs.en when last looked for (a hint)
-	vPassed  int      // passed as a full pass counts it (verifyReady)
-	blocked  bool     // parked, not ready, registered under what it waits for
-	waited   bool     // its channel operation was found blocked: Go has queued it (chanReady)
-	blockGen uint32   // tells live registrations from stale ones
-	misses   uint8    // decisions in a row at which g, a candidate, was not ready
-	helper   bool     // started by Period on the standard library's behalf: never a leak
+	kps      int         // key points executed in this run
+	born     int         // key points the parent had executed when it started g
+	lastEv   int         // index in e.log of the last step g took part in (its own, or as a partner)
+	passed   int         // decisions since g last ran at which g was enabled and another goroutine was chosen
+	vc       vc          // vector clock (race detection)
+	sub      *subtest    // subtests made by TRun, and tests with parallel subtests
+	cleanups []func()    // t.Cleanup functions of the (sub)test run by this goroutine
+	tctx     *vctx       // t.Context() of the (sub)test run by this goroutine, once asked for
+	created  string      // site of the go statement that started g
+	creator  uintptr     // pc in the function that executed it (resolved only for reports)
+	ioProbe  int         // e.steps+1 when probeIO last armed a look at it
+	inCand   bool        // in e.rs.cand (ready.go)
+	fast     bool        // parked at an operation always ready: in e.rs.en without being a candidate
+	lockOK   bool        // parked at a waitLock found ready: in e.rs.en and p.mm.lockReady, not a candidate
+	lockGen  uint32      // tells live entries of lockReady from stale ones
+	inEn     bool        // in the enabled set (e.rs.en once flushed)
+	placed   bool        // in e.rs.en
+	queued   bool        // in e.rs.ins
+	dirty    bool        // in e.rs.dirty
+	newEv    bool        // parked anew since its event in e.rs.evs was written
+	passedAt int         // in e.rs.en: passed is passedAt + e.rs.decisions
+	enAt     int         // index in e.rs.en when last looked for (a hint)
+	vPassed  int         // passed as a full pass counts it (verifyReady)
+	blocked  bool        // parked, not ready, registered under what it waits for
+	waited   bool        // its channel operation was found blocked: Go has queued it (chanReady)
+	lockQ    *mutexModel // the mutex whose queue of blocked Lock callers holds g (lockTurn)
+	blockGen uint32      // tells live registrations from stale ones
+	misses   uint8       // decisions in a row at which g, a candidate, was not ready
+	helper   bool        // started by Period on the standard library's behalf: never a leak
 	// Spin parking (spin.go): the objects g polled since its last effect,
 	// whether there were too many, whether g waits at a Gosched for one of
 	// them to be written, and the address of a CompareAndSwap in progress.
@@ -791,7 +792,13 @@ func (e *engine) ready(g *gstate) bool {
 	}
 	switch p.wait {
 	case waitLock:
-		return !p.mm.held && p.mm.announce == nil && p.mm.outsideWait == 0
+		if p.mm.held || p.mm.announce != nil || p.mm.outsideWait != 0 {
+			if p.op == strategy.OpLock {
+				e.queueLock(g, p.mm)
+			}
+			return false
+		}
+		return p.op != strategy.OpLock || e.lockTurn(g, p.mm)
 	case waitReaders:
 		return p.mm.readers == 0
 	case waitWG:

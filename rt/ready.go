@@ -349,7 +349,11 @@ func (e *engine) block(g *gstate) bool {
 		switch p.op {
 		case strategy.OpLock, strategy.OpRLock, strategy.OpWGWait, strategy.OpOnce, strategy.OpCondWait:
 			e.blockOn(g)
-			e.waitFor(g, p.obj)
+			if p.op == strategy.OpLock && p.mm != nil && lockQueuedBehind(g, p.mm) {
+				e.waitFor(g, queueKey(p.obj)) // dequeueLock wakes it in its turn
+			} else {
+				e.waitFor(g, p.obj)
+			}
 			return true
 		}
 	}

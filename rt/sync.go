@@ -39,6 +39,10 @@ type mutexModel struct {
 	lockReady []waitRef
 	epoch     uint32
 	changedAt int // e.rs.decisions at the last change (lockStable)
+	// queue holds the goroutines found blocked at Lock, in that order,
+	// as Go's semaphore queues them (qEpoch: the run it belongs to).
+	queue  []*gstate
+	qEpoch uint32
 }
 
 type lockHold struct {
@@ -127,9 +131,68 @@ func (e *engine) lock(g *gstate, site string, p unsafe.Pointer) {
 	mm.held = true
 	e.lockChanged(mm)
 	mm.holder = lockHold{g, site}
+	e.dequeueLock(g, mm)
 	// Readers that already left (RUnlock) happen before this writer too.
 	e.rAcquire(g, p)
 	e.acquire(g, p)
+}
+
+// Go queues a goroutine that finds a mutex locked (after a short spin) on
+// the mutex's semaphore, first come first served; Unlock wakes the first
+// of them, which competes only with goroutines arriving at Lock then (a
+// woken waiter that loses goes back to the front). So a goroutine queued
+// later never takes the lock before one queued earlier. The model keeps
+// that order: a goroutine found blocked at Lock joins mm.queue; when the
+// mutex is free, only the first of the queue and goroutines not queued
+// may take it. The others wait under a key Unlock does not touch, so a
+// free mutex does not make the whole herd of its waiters candidates.
+
+// queueKey is the wait key of queued Lock callers behind the first.
+func queueKey(obj uintptr) uintptr { return obj | 2 }
+
+// queueLock appends g, found blocked at Lock, to mm's queue. e.mu is held.
+func (e *engine) queueLock(g *gstate, mm *mutexModel) {
+	if mm.qEpoch != e.rs.epoch {
+		clear(mm.queue)
+		mm.queue, mm.qEpoch = mm.queue[:0], e.rs.epoch
+	}
+	if g.lockQ == nil {
+		g.lockQ = mm
+		mm.queue = append(mm.queue, g)
+	}
+}
+
+// lockTurn reports whether g may take free mutex mm: it is not queued, or
+// it is the first of the queue. e.mu is held.
+func (e *engine) lockTurn(g *gstate, mm *mutexModel) bool {
+	return g.lockQ != mm || mm.qEpoch != e.rs.epoch || len(mm.queue) == 0 || mm.queue[0] == g
+}
+
+// lockQueuedBehind reports whether g waits in mm's queue behind another.
+func lockQueuedBehind(g *gstate, mm *mutexModel) bool {
+	return g.lockQ == mm && len(mm.queue) > 0 && mm.queue[0] != g
+}
+
+// dequeueLock: g took mm; the next of the queue (if any) is looked at
+// again, now under the mutex's own key. e.mu is held.
+func (e *engine) dequeueLock(g *gstate, mm *mutexModel) {
+	if g.lockQ != mm {
+		return
+	}
+	g.lockQ = nil
+	for i, w := range mm.queue {
+		if w == g {
+			copy(mm.queue[i:], mm.queue[i+1:])
+			mm.queue[len(mm.queue)-1] = nil
+			mm.queue = mm.queue[:len(mm.queue)-1]
+			break
+		}
+	}
+	if len(mm.queue) > 0 {
+		if h := mm.queue[0]; h.status == gParked && h.blocked {
+			e.addCand(h)
+		}
+	}
 }
 
 func (e *engine) unlock(g *gstate, site string, p unsafe.Pointer, what string) {

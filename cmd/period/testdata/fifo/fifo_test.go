@@ -1,8 +1,11 @@
 package fifo
 
 import (
+	"slices"
+	"sync"
 	"testing"
 	"testing/synctest"
+	"time"
 )
 
 func TestBlockedSenderFirst(t *testing.T) {
@@ -114,4 +117,51 @@ func TestUnbufferedSendersRace(t *testing.T) {
 		t.Errorf("received %d first", v)
 	}
 	<-ch
+}
+
+// Goroutines blocked in Lock take the mutex in the order they queued: Go's
+// Unlock wakes the first of them, and only goroutines arriving at Lock
+// then compete with it. (A goroutine blocked on a mutex is not durably
+// blocked for synctest: the test sleeps instead.)
+func TestBlockedLockersInOrder(t *testing.T) {
+	var mu sync.Mutex
+	var order []int
+	var wg sync.WaitGroup
+	mu.Lock()
+	for i := 1; i <= 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			order = append(order, i)
+			mu.Unlock()
+		}()
+		time.Sleep(10 * time.Millisecond) // i is queued before i+1 starts
+	}
+	mu.Unlock()
+	wg.Wait()
+	if !slices.Equal(order, []int{1, 2, 3, 4}) {
+		t.Errorf("took the lock in the order %v, want 1 2 3 4", order)
+	}
+}
+
+// TestLockersThatNeverWaitedRace has a bug: two goroutines that reach Lock
+// while it is free may take it in either order.
+func TestLockersThatNeverWaitedRace(t *testing.T) {
+	var mu sync.Mutex
+	var order []int
+	var wg sync.WaitGroup
+	for i := 1; i <= 2; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			order = append(order, i)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if order[0] != 1 {
+		t.Errorf("goroutine %d locked first", order[0])
+	}
 }
