@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -180,13 +181,14 @@ func (e *engine) dequeueLock(g *gstate, mm *mutexModel) {
 		return
 	}
 	g.lockQ = nil
-	for i, w := range mm.queue {
-		if w == g {
-			copy(mm.queue[i:], mm.queue[i+1:])
-			mm.queue[len(mm.queue)-1] = nil
-			mm.queue = mm.queue[:len(mm.queue)-1]
-			break
-		}
+	// Only the first of the queue may take the lock (lockTurn), so g is
+	// that one: slicing it off keeps this O(1) with a thousand waiters
+	// (append reuses or regrows the array). Anywhere else, as a guard.
+	if i := slices.Index(mm.queue, g); i == 0 {
+		mm.queue[0] = nil
+		mm.queue = mm.queue[1:]
+	} else if i > 0 {
+		mm.queue = slices.Delete(mm.queue, i, i+1)
 	}
 	if len(mm.queue) > 0 {
 		if h := mm.queue[0]; h.status == gParked && h.blocked {
@@ -731,18 +733,7 @@ func condNotify(site string, c *sync.Cond, all bool) {
 	}
 	e.keyPoint(g, strategy.OpCondSignal, site, unsafe.Pointer(c))
 	cm := e.condOf(c)
-	woke := len(cm.waiters) > 0
-	for len(cm.waiters) > 0 {
-		w := cm.waiters[0]
-		cm.waiters = cm.waiters[1:]
-		cm.signaled[w] = true
-		if e.race.on {
-			cm.clocks[w] = g.vc.clone()
-		}
-		if !all {
-			break
-		}
-	}
+	woke := e.condWake(cm, all, g)
 	// Goroutines outside control wait in the real Cond: a Signal nobody
 	// in the model took, and every Broadcast, reach them, and the clock
 	// waits for what they do next (outsideGrace).
@@ -755,6 +746,25 @@ func condNotify(site string, c *sync.Cond, all bool) {
 		}
 	}
 	e.hookDone(g)
+}
+
+// condWake signals the first of cm's waiters in the model (all of them if
+// all); from, the signalling goroutine (nil outside control), passes its
+// clock to them. It reports whether any waited. e.mu is held.
+func (e *engine) condWake(cm *condModel, all bool, from *gstate) bool {
+	woke := len(cm.waiters) > 0
+	for len(cm.waiters) > 0 {
+		w := cm.waiters[0]
+		cm.waiters = cm.waiters[1:]
+		cm.signaled[w] = true
+		if from != nil && e.race.on {
+			cm.clocks[w] = from.vc.clone()
+		}
+		if !all {
+			break
+		}
+	}
+	return woke
 }
 
 // notifyOffset is the offset of sync.Cond's notify list, whose first two
@@ -814,14 +824,7 @@ func (e *engine) condNotifyOutside(c *sync.Cond, all bool) bool {
 		e.mu.Unlock()
 		return false
 	}
-	for len(cm.waiters) > 0 {
-		w := cm.waiters[0]
-		cm.waiters = cm.waiters[1:]
-		cm.signaled[w] = true
-		if !all {
-			break
-		}
-	}
+	e.condWake(cm, all, nil)
 	e.touch(uintptr(unsafe.Pointer(c)))
 	e.mu.Unlock()
 	e.kickIdle()

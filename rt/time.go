@@ -755,8 +755,7 @@ type vctx struct {
 	errCause   error
 	causeCtx   context.Context         // a standard context canceled with c's cause, for context.Cause
 	causeStop  context.CancelCauseFunc // cancels causeCtx
-	clk        vc                      // race detection: the canceller's clock
-	cc         *ctxClock               // the same, for race detection's record of Done (raceState.ctxs)
+	cc         *ctxClock               // race detection: the canceller's clock (also in raceState.ctxs)
 	after      map[int]func()
 	nextID     int
 	timer      *vtimer
@@ -857,8 +856,12 @@ func newVctx(parent context.Context) *vctx {
 }
 func (c *vctx) Err() error {
 	c.mu.Lock()
-	err, clk := c.err, c.clk
+	err := c.err
 	c.mu.Unlock()
+	var clk vc
+	if err != nil {
+		clk = c.cc.get() // set with err, under c.mu (cancel)
+	}
 	if err != nil && !clk.empty() && !timerFiring.Load() {
 		// (While timers fire, e.mu is held and no user code runs but the
 		// cancellation callbacks, which call Err: nobody to acquire for.)
@@ -868,11 +871,7 @@ func (c *vctx) Err() error {
 }
 
 // clock is the canceller's clock once c is canceled.
-func (c *vctx) clock() vc {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.clk
-}
+func (c *vctx) clock() vc { return c.cc.get() }
 
 // AfterFunc registers f to run when c is canceled (the context package's
 // afterFuncer interface).
@@ -904,7 +903,6 @@ func (c *vctx) cancel(err, cause error, clk vc) {
 	}
 	c.err = err
 	c.errCause = cause
-	c.clk = clk
 	c.cc.set(clk)
 	if cause == nil {
 		cause = err
