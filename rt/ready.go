@@ -65,7 +65,7 @@ type readySet struct {
 	waitOn    map[uintptr]*waitList // key -> blocked goroutines waiting for it
 	lastKey   uintptr               // waitOn's last key looked up: waiters block in runs
 	lastList  *waitList
-	sleepers  []waitRef             // blocked in Sleep: woken when the clock moves
+	sleepers  sleepQueue            // blocked in Sleep: woken when the clock moves
 	parkedOn  map[uintptr]*parkList // unbuffered channel side -> goroutines parked there
 	since     int                   // decisions since the last full pass
 	checks    int                   // readiness evaluations in this run (tests)
@@ -112,7 +112,7 @@ func (r *readySet) reset() {
 	if r.parkedOn == nil || len(r.parkedOn) > 0 {
 		r.parkedOn = map[uintptr]*parkList{}
 	}
-	r.sleepers = r.sleepers[:0]
+	r.sleepers.reset()
 	r.since, r.checks, r.trimAt = 0, 0, minTrim
 	r.epoch++
 	for _, l := range [][]*gstate{r.en, r.dirty, r.ins, r.del, r.en2[:cap(r.en2)]} {
@@ -343,7 +343,7 @@ func (e *engine) block(g *gstate) bool {
 		return true
 	case p.op == strategy.OpSleep:
 		e.blockOn(g)
-		e.rs.sleepers = append(e.rs.sleepers, waitRef{g, g.blockGen})
+		e.rs.sleepers.push(g)
 		return true
 	case p.obj != 0 && (p.ready != nil || p.wait != waitNone):
 		switch p.op {
@@ -440,20 +440,16 @@ func (r *readySet) trim() {
 
 // clockMoved wakes the sleepers whose time has come. e.mu is held.
 func (e *engine) clockMoved() {
-	j := 0
-	for _, r := range e.rs.sleepers {
-		if !r.g.blocked || r.g.blockGen != r.gen {
-			continue
-		}
-		if r.g.p.wakeAt <= e.clock.now {
-			e.addCand(r.g)
-			continue
-		}
-		e.rs.sleepers[j] = r
-		j++
+	for _, r := range e.rs.sleepers.popDue(e.clock.now) {
+		e.addCand(r.g)
 	}
-	clear(e.rs.sleepers[j:])
-	e.rs.sleepers = e.rs.sleepers[:j]
+	if verifyReady {
+		for _, g := range e.gs {
+			if g.status == gParked && g.blocked && g.p.op == strategy.OpSleep && g.p.wakeAt <= e.clock.now {
+				panic(fmt.Sprintf("period: sleeper G%d due at %d still blocked at %d", g.id, g.p.wakeAt, e.clock.now))
+			}
+		}
+	}
 }
 
 // unseenReady is a full pass before a verdict that nothing can move: it
@@ -464,15 +460,7 @@ func (e *engine) unseenReady() bool {
 }
 
 // nextWake is the earliest wake-up of a blocked sleeper (-1: none).
-func (e *engine) nextWake() int64 {
-	next := int64(-1)
-	for _, r := range e.rs.sleepers {
-		if r.g.blocked && r.g.blockGen == r.gen && r.g.status == gParked && (next < 0 || r.g.p.wakeAt < next) {
-			next = r.g.p.wakeAt
-		}
-	}
-	return next
-}
+func (e *engine) nextWake() int64 { return e.rs.sleepers.next() }
 
 // rescan makes every parked goroutine a candidate (a full pass); the fast
 // ones are ready until they run.

@@ -271,3 +271,46 @@ func BenchmarkAllEnabled(b *testing.B) {
 		})
 	}
 }
+
+// sleepers: n goroutines start at once, each sleeps 10 ms (half of them on
+// a time.After channel), and the test waits for all (ants' TestNoPool with
+// 100,000 goroutines). Virtual time makes the sleeps free.
+func sleepers(n int) func() {
+	return func() {
+		var wg sync.WaitGroup
+		WGAdd("add", &wg, n)
+		for i := 0; i < n; i++ {
+			Go("go", func() {
+				if i%2 == 0 {
+					Sleep("sleep", 10*time.Millisecond)
+				} else {
+					Recv("after", After("after", 10*time.Millisecond))
+				}
+				WGDone("done", &wg)
+			})
+		}
+		WGWait("wait", &wg)
+	}
+}
+
+// BenchmarkSleepers: one schedule of sleepers under the random strategy
+// (race detection off); ns/goroutine stays flat when the clock's wake-ups
+// cost O(log n), and grows linearly with n when every step looks at every
+// sleeper or timer.
+func BenchmarkSleepers(b *testing.B) {
+	for _, n := range scaleSizes {
+		b.Run(fmt.Sprintf("goroutines=%d", n), func(b *testing.B) {
+			st, err := strategy.New("random", strategy.Options{Seed: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			f := sleepers(n)
+			t0 := time.Now()
+			for i := 0; i < b.N; i++ {
+				st.Begin()
+				runControlledWith(Config{NoRace: true}, st, f)
+			}
+			b.ReportMetric(float64(time.Since(t0).Nanoseconds())/float64(b.N*n), "ns/goroutine")
+		})
+	}
+}

@@ -98,7 +98,7 @@ func TestStoppedTimersDoNotAccumulate(t *testing.T) {
 		}
 		e := eng
 		e.mu.Lock()
-		queued = len(e.clock.timers)
+		queued = e.clock.q.len()
 		e.mu.Unlock()
 	})
 	if queued > 2*minCompact {

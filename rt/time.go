@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -72,7 +71,6 @@ type vtimer struct {
 	f       func()
 	ctx     *vctx
 	active  bool
-	queued  bool // in vclock.timers (a Reset of an active timer must not queue it twice)
 	seq     int
 	creator *gstate
 	vc      vc // race detection: the creator's clock when it set the timer (creation, Reset)
@@ -86,49 +84,25 @@ type vclock struct {
 	now    int64 // without e.drift (vnow)
 	due    int64 // no wake-up (timer or sleeper) is earlier: a lower bound, -1 if none
 	seq    int
-	timers []*vtimer
-	// compactAt is the queue length at which add drops stopped timers.
-	compactAt int
-	byT       timerTable[time.Timer]
+	q      timerQueue
+	byT    timerTable[time.Timer]
 	byTk      timerTable[time.Ticker]
 }
 
 func (c *vclock) reset() {
-	*c = vclock{due: -1, compactAt: minCompact, byT: newTimerTable[time.Timer](), byTk: newTimerTable[time.Ticker]()}
+	*c = vclock{due: -1, byT: newTimerTable[time.Timer](), byTk: newTimerTable[time.Ticker]()}
+	c.q.reset()
 }
 
 func (c *vclock) add(t *vtimer) {
 	c.seq++
 	t.seq = c.seq
 	t.active = true
-	if !t.queued {
-		t.queued = true
-		c.timers = append(c.timers, t)
-		if len(c.timers) >= c.compactAt {
-			c.compact()
-		}
-	}
+	c.q.push(t)
 	c.lower(t.when)
 }
 
-// compact drops stopped timers from the queue (a firing does it too): a
-// loop that arms and stops a timer at every turn, with none firing, would
-// otherwise keep every one of them. Amortized: the next compaction waits
-// until the queue has doubled.
-func (c *vclock) compact() {
-	live := c.timers[:0]
-	for _, t := range c.timers {
-		if t.active {
-			live = append(live, t)
-		} else {
-			t.queued = false
-		}
-	}
-	clear(c.timers[len(live):])
-	c.timers = live
-	c.compactAt = max(2*len(live), minCompact)
-}
-
+// minCompact is the least queue length at which stopped timers are dropped.
 const minCompact = 256
 
 // lower records a wake-up at when.
@@ -281,13 +255,29 @@ func (e *engine) pollWait() bool {
 // clock to it would change nothing.
 func (c *vclock) nextDue(e *engine, futile bool) int64 {
 	next := e.nextWake()
-	for _, t := range c.timers {
-		if t.active && (next < 0 || t.when < next) && (futile || !t.futile()) {
-			next = t.when
+	var t int64
+	if futile {
+		t = c.q.firstWhere(anyTimer)
+	} else {
+		t = c.q.firstWhere(usefulTimer)
+	}
+	if verifyReady {
+		ok := anyTimer
+		if !futile {
+			ok = usefulTimer
 		}
+		if full := c.q.scanWhere(ok); full != t {
+			panic(fmt.Sprintf("period: next timer %d, full pass %d", t, full))
+		}
+	}
+	if t >= 0 && (next < 0 || t < next) {
+		next = t
 	}
 	return next
 }
+
+func anyTimer(*vtimer) bool      { return true }
+func usefulTimer(t *vtimer) bool { return !t.futile() }
 
 // passTo moves the clock to at (drift folded in) and fires what is due by
 // then; c.due becomes exact. It reports whether anything was due. e.mu is
@@ -329,18 +319,7 @@ func (c *vclock) advance(e *engine) bool {
 }
 
 func (c *vclock) fire(e *engine) {
-	var due []*vtimer
-	for _, t := range c.timers {
-		if t.active && t.when <= c.now {
-			due = append(due, t)
-		}
-	}
-	sort.Slice(due, func(i, j int) bool {
-		if due[i].when != due[j].when {
-			return due[i].when < due[j].when
-		}
-		return due[i].seq < due[j].seq
-	})
+	due := c.q.popDue(c.now, nil) // in (when, seq) order
 	for _, t := range due {
 		now := e.now()
 		switch {
@@ -367,12 +346,12 @@ func (c *vclock) fire(e *engine) {
 			if t.when <= c.now {
 				t.when = later(t.when, ((c.now-t.when)/t.period+1)*t.period)
 			}
+			c.q.push(t)
 		} else {
 			t.active = false
 			t.vc = vc{} // a Reset sets it again; a dead timer keeps no clock
 		}
 	}
-	c.compact()
 }
 
 // clockNow returns the current instant, virtual inside a controlled run.

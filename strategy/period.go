@@ -469,7 +469,7 @@ func (s *pgStrategy) End(r *Run) {
 		if !s.list.has(key) {
 			// What the Go adaptations need, only for a slice that makes a job.
 			sl.C = pgClasses(sl.T, pgSigs(r))
-			sl.Cut = pgCuts(sl, r)
+			sl.Cut = pgCuts(sl, r, s.pathID)
 			sl.Par, sl.Born = pgCreators(sl, r.Paths, r.Born)
 		}
 		s.list.update(key, sl, pgGetPrefix(eff, s.prev))
@@ -487,7 +487,7 @@ func (s *pgStrategy) End(r *Run) {
 // goroutine before it starts the others): there the next period's owner
 // could only be reached through a lead (see ancestor), the same schedule as
 // without the cut.
-func pgCuts(sl pgSlice, r *Run) [][]bool {
+func pgCuts(sl pgSlice, r *Run, pathID map[string]GID) [][]bool {
 	type use struct {
 		any, wr  GID // a thread that accessed (wrote) the object, -1: none
 		anyMulti bool
@@ -546,7 +546,7 @@ func pgCuts(sl pgSlice, r *Run) [][]bool {
 		seen[i]++
 	}
 	for i, t := range sl.T {
-		alone := pgAloneUntil(sl, r, t)
+		alone := pgAloneUntil(sl, r, t, pathID)
 		for c := 1; c < alone && c < len(cut[i]); c++ {
 			cut[i][c] = false
 		}
@@ -580,8 +580,10 @@ func pgCreators(sl pgSlice, paths []string, born map[GID]int) (par, at []int) {
 
 // pgAloneUntil is how many key points thread t runs before any other
 // thread of the slice can exist: when every other thread descends from t,
-// the key points t had run when it started the first of them.
-func pgAloneUntil(sl pgSlice, r *Run, t GID) int {
+// the key points t had run when it started the first of them. pathID maps
+// r.Paths back to GIDs (a search of r.Paths for every thread made the end
+// of a run with 100,000 goroutines quadratic).
+func pgAloneUntil(sl pgSlice, r *Run, t GID, pathID map[string]GID) int {
 	if r.Born == nil {
 		return 0
 	}
@@ -601,11 +603,8 @@ func pgAloneUntil(sl pgSlice, r *Run, t GID) int {
 			child = p[:len(mine)+k]
 		}
 		b, found := -1, false
-		for g, q := range r.Paths {
-			if q == child {
-				b, found = r.Born[GID(g)]
-				break
-			}
+		if g, ok := pathID[child]; ok {
+			b, found = r.Born[g]
 		}
 		if !found {
 			return 0

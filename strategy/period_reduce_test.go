@@ -98,7 +98,7 @@ func TestPeriodCuts(t *testing.T) {
 		{G: 0, Op: OpWGWait, Obj: 5},
 	}}
 	rs := pgCounts(map[GID]int{0: 3, 1: 4, 2: 3})
-	got := pgCuts(rs, r)
+	got := pgCuts(rs, r, map[string]GID{"0": 0, "0.1": 1, "0.2": 2})
 	want := [][]bool{
 		{false, false, true}, // t0 is alone before its write: nobody could run there
 		{false, true, true, false},

@@ -1,0 +1,167 @@
+//go:build go1.21
+
+package rt
+
+// timerQueue holds the virtual clock's timers ordered by (when, seq), the
+// order they fire in, so that the clock finds the next wake-up and the due
+// timers without a pass over all of them (10,000 goroutines each waiting on
+// a time.After made every step a pass over 10,000 timers). A timer is
+// pushed each time it is set (add, a ticker's next tick); an entry whose
+// timer was stopped or set again since is stale, dropped when it reaches
+// the top or when the queue is compacted.
+type timerQueue struct {
+	h []timerRef
+	// compactAt is the length at which push drops stale entries: a loop
+	// that arms and stops a timer at every turn, none firing, would
+	// otherwise keep every one of them. Amortized: the next compaction
+	// waits until the queue has doubled.
+	compactAt int
+	idx       []int // firstWhere's frontier (indices into h)
+}
+
+type timerRef struct {
+	t    *vtimer
+	when int64
+	seq  int
+}
+
+func (r timerRef) live() bool { return r.t.active && r.t.when == r.when && r.t.seq == r.seq }
+
+func (q *timerQueue) reset() {
+	*q = timerQueue{compactAt: minCompact}
+}
+
+func (q *timerQueue) len() int { return len(q.h) }
+
+func refLess(a, b *timerRef) bool { return a.when < b.when || a.when == b.when && a.seq < b.seq }
+
+func (q *timerQueue) push(t *vtimer) {
+	q.h = append(q.h, timerRef{t, t.when, t.seq})
+	q.up(len(q.h) - 1)
+	if len(q.h) >= q.compactAt {
+		q.compact()
+	}
+}
+
+func (q *timerQueue) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !refLess(&q.h[i], &q.h[p]) {
+			break
+		}
+		q.h[i], q.h[p] = q.h[p], q.h[i]
+		i = p
+	}
+}
+
+func (q *timerQueue) down(i int) {
+	n := len(q.h)
+	for {
+		l, m := 2*i+1, i
+		if l < n && refLess(&q.h[l], &q.h[m]) {
+			m = l
+		}
+		if r := l + 1; r < n && refLess(&q.h[r], &q.h[m]) {
+			m = r
+		}
+		if m == i {
+			return
+		}
+		q.h[i], q.h[m] = q.h[m], q.h[i]
+		i = m
+	}
+}
+
+func (q *timerQueue) pop() timerRef {
+	top := q.h[0]
+	n := len(q.h) - 1
+	q.h[0] = q.h[n]
+	q.h[n] = timerRef{}
+	q.h = q.h[:n]
+	q.down(0)
+	return top
+}
+
+func (q *timerQueue) dropStale() {
+	for len(q.h) > 0 && !q.h[0].live() {
+		q.pop()
+	}
+}
+
+// compact keeps the live entries only.
+func (q *timerQueue) compact() {
+	live := q.h[:0]
+	for _, r := range q.h {
+		if r.live() {
+			live = append(live, r)
+		}
+	}
+	clear(q.h[len(live):])
+	q.h = live
+	for i := len(q.h)/2 - 1; i >= 0; i-- {
+		q.down(i)
+	}
+	q.compactAt = max(2*len(q.h), minCompact)
+}
+
+// popDue takes the live timers due by now off the queue, in firing order.
+func (q *timerQueue) popDue(now int64, due []*vtimer) []*vtimer {
+	for q.dropStale(); len(q.h) > 0 && q.h[0].when <= now; q.dropStale() {
+		due = append(due, q.pop().t)
+	}
+	return due
+}
+
+// firstWhere is the earliest instant of a live timer that ok accepts (-1:
+// none). The heap is walked in order from its top, so the cost is in the
+// timers passed over (futile tickers), not in all of them.
+func (q *timerQueue) firstWhere(ok func(*vtimer) bool) int64 {
+	q.dropStale()
+	if len(q.h) == 0 {
+		return -1
+	}
+	if ok(q.h[0].t) {
+		return q.h[0].when
+	}
+	// A small heap of indices whose entries are not yet looked at: the
+	// children of every entry passed over.
+	q.idx = append(q.idx[:0], 0)
+	best := int64(-1)
+	for len(q.idx) > 0 {
+		if len(q.idx) > 64 {
+			return q.scanWhere(ok) // many passed over: one pass is cheaper
+		}
+		// Take the least index entry (linear: the frontier stays small
+		// while few timers are passed over).
+		m := 0
+		for k := 1; k < len(q.idx); k++ {
+			if refLess(&q.h[q.idx[k]], &q.h[q.idx[m]]) {
+				m = k
+			}
+		}
+		i := q.idx[m]
+		q.idx[m] = q.idx[len(q.idx)-1]
+		q.idx = q.idx[:len(q.idx)-1]
+		r := &q.h[i]
+		if r.live() && ok(r.t) {
+			best = r.when
+			break
+		}
+		for _, c := range [2]int{2*i + 1, 2*i + 2} {
+			if c < len(q.h) {
+				q.idx = append(q.idx, c)
+			}
+		}
+	}
+	return best
+}
+
+func (q *timerQueue) scanWhere(ok func(*vtimer) bool) int64 {
+	best := int64(-1)
+	for i := range q.h {
+		if r := &q.h[i]; r.live() && (best < 0 || r.when < best) && ok(r.t) {
+			best = r.when
+		}
+	}
+	return best
+}
