@@ -81,12 +81,12 @@ type vtimer struct {
 func (t *vtimer) futile() bool { return t.ch != nil && len(t.ch) == cap(t.ch) }
 
 type vclock struct {
-	now    int64 // without e.drift (vnow)
-	due    int64 // no wake-up (timer or sleeper) is earlier: a lower bound, -1 if none
-	seq    int
-	q      timerQueue
-	byT    timerTable[time.Timer]
-	byTk      timerTable[time.Ticker]
+	now  int64 // without e.drift (vnow)
+	due  int64 // no wake-up (timer or sleeper) is earlier: a lower bound, -1 if none
+	seq  int
+	q    timerQueue
+	byT  timerTable[time.Timer]
+	byTk timerTable[time.Ticker]
 }
 
 func (c *vclock) reset() {
