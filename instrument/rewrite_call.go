@@ -483,6 +483,27 @@ func isCleanupSig(sig *types.Signature) bool {
 	return ok && f.Params().Len() == 0 && f.Results().Len() == 0
 }
 
+// isTRunSig reports whether sig is testing.T.Run's: func(string,
+// func(*testing.T)) bool.
+func isTRunSig(sig *types.Signature) bool {
+	if sig.Params().Len() != 2 || sig.Results().Len() != 1 || sig.Variadic() {
+		return false
+	}
+	if !types.Identical(sig.Params().At(0).Type(), types.Typ[types.String]) || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool]) {
+		return false
+	}
+	f, ok := sig.Params().At(1).Type().(*types.Signature)
+	if !ok || f.Params().Len() != 1 || f.Results().Len() != 0 || f.Variadic() {
+		return false
+	}
+	p, ok := f.Params().At(0).Type().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	pkg, typ := namedIn(p.Elem())
+	return pkg == "testing" && typ == "T"
+}
+
 // specialMethod rewrites calls of methods that have a hook, and calls of
 // Lock/Unlock through an interface (a sync.Locker).
 func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *types.Selection, fn *types.Func) *ast.CallExpr {
@@ -522,6 +543,15 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 			// may satisfy: the hook decides by the dynamic type.
 			r.args(c)
 			out := r.hook(pos, "TCleanupVia", r.site(pos), r.expr(f.X), c.Args[0])
+			out.Rparen = c.Rparen
+			return out
+		}
+		if fn.Name() == "Run" && isTRunSig(sig) {
+			// x.Run(name, f) through an interface a *testing.T satisfies
+			// (testify's suite runner): the hook decides by the dynamic
+			// type, so a T's subtests run under control.
+			r.args(c)
+			out := r.hook(pos, "TRunVia", append([]ast.Expr{r.site(pos), r.expr(f.X)}, c.Args...)...)
 			out.Rparen = c.Rparen
 			return out
 		}

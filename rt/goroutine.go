@@ -403,6 +403,18 @@ func TCleanupVia(site string, x interface{ Cleanup(func()) }, f func()) {
 	x.Cleanup(f)
 }
 
+// TRunVia is x.Run(name, f) through an interface that a *testing.T may
+// satisfy (testify's suite runs its methods through one): a T's subtest
+// runs under control, as with t.Run; any other runner is called as it is.
+func TRunVia(site string, x interface {
+	Run(string, func(*testing.T)) bool
+}, name string, f func(*testing.T)) bool {
+	if t, ok := x.(*testing.T); ok {
+		return TRun(site, t, name, f)
+	}
+	return x.Run(name, f)
+}
+
 // testOwner is the controlled goroutine running tb's (sub)test, or nil.
 // e.mu is held.
 func (e *engine) testOwner(tb testing.TB) *gstate {

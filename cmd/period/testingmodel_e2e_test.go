@@ -39,3 +39,23 @@ func TestTestingModelLate(t *testing.T) {
 		}
 	}
 }
+
+// Subtests run through an interface that *testing.T satisfies (testify's
+// suite.Run) are controlled as t.Run's are: explored, their bugs found.
+// Before, the real t.Run ran them outside control (one schedule, no bug).
+func TestSubtestsThroughRunner(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/suiterun")
+	_, sums, stderr := periodJSON(t, "test", "-json", "-budget", "50", "-o", t.TempDir(), dir)
+	if len(sums) != 2 {
+		t.Fatalf("%d summaries, want 2: %s", len(sums), stderr)
+	}
+	if s := sums["TestSuiteLocked"]; s.Schedules != 50 || len(s.Bugs) != 0 || s.Uncontrolled != 0 {
+		t.Errorf("TestSuiteLocked: want 50 controlled schedules and no bug, got %+v", s)
+	}
+	if s := sums["TestSuiteLostUpdate"]; len(s.Bugs) == 0 {
+		t.Errorf("TestSuiteLostUpdate: the lost update was not found: %+v", s)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/suiterun
+
+go 1.25
