@@ -84,3 +84,23 @@ func TestByAddrHoldsHeapObjectsWeakly(t *testing.T) {
 		t.Fatal("mapped memory's value was not found again")
 	}
 }
+
+// Values put in a sync.Pool carry their putter's clock to the getter
+// (race detection); a boxed constant (a small integer, a string literal,
+// an empty struct) points outside Go's heap, where weak.Make is fatal
+// (lxzan/gws's TestPool: "getWeakHandle on invalid pointer").
+func TestPoolOfValuesOutsideTheHeap(t *testing.T) {
+	var p sync.Pool
+	got := 0
+	runControlledWith(Config{}, &alternate{}, func() {
+		for _, x := range []any{1, "literal", struct{}{}, true} {
+			PoolPut("put", &p, x)
+			if PoolGet("get", &p) != nil {
+				got++
+			}
+		}
+	})
+	if got == 0 {
+		t.Errorf("nothing came back from the pool")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -35,6 +36,12 @@ type vc struct {
 	// others, the clock of a goroutine that waited for real or used a
 	// connection, pipe or process of the standard library (realWait).
 	io bool
+	// joined: the ids of shared dense parts v has joined. A shared dense
+	// part never changes and clocks only grow, so v covers them for ever:
+	// a join of a clock over one of them skips its dense part (a mutex
+	// passed between goroutines whose clocks have thousands of entries
+	// made every Lock a pass over all of them).
+	joined [2]uint64
 }
 
 // vcDense is the dense part of one or more clocks. Once shared it is never
@@ -43,13 +50,24 @@ type vcDense struct {
 	v      []uint32
 	shared bool
 	from   *vcDense // the shared dense part this one was copied from: it holds no entry above this one's
+	id     uint64   // set when it is first shared (vc.joined)
 }
+
+// vcDenseIDs numbers shared dense parts.
+var vcDenseIDs atomic.Uint64
 
 // covers reports whether v's dense part holds every entry of o's at least
 // as high: the same one, or a copy of it (the common case of a join between
 // goroutines started by one parent, which then costs nothing).
 func (v *vc) covers(o *vcDense) bool {
-	return v.d == o || v.d != nil && v.d.from == o && o.shared
+	return v.d == o || v.d != nil && v.d.from == o && o.shared || o.id != 0 && (v.joined[0] == o.id || v.joined[1] == o.id)
+}
+
+// remember records that v covers the shared dense part o.
+func (v *vc) remember(o *vcDense) {
+	if o.id != 0 && v.joined[0] != o.id {
+		v.joined[1], v.joined[0] = v.joined[0], o.id
+	}
 }
 
 type vcEntry struct {
@@ -127,6 +145,35 @@ func (v *vc) join(o vc) {
 	v.io = io
 }
 
+// publish joins v into m (a release). When v already covers m (a mutex's
+// holder joined it at Lock, and nobody released into it since), the join
+// is v itself: m becomes a copy of v that shares its dense part, in O(1)
+// instead of a pass over v's entries, and an acquirer that joined that
+// dense part before skips it (remember).
+func (m *vc) publish(v *vc) {
+	if !m.coveredBy(v) {
+		m.join(*v)
+		return
+	}
+	io := m.io || v.io
+	*m = v.clone()
+	m.io = io
+}
+
+// coveredBy reports, without a pass over the dense parts, whether every
+// entry of m is at most v's.
+func (m *vc) coveredBy(v *vc) bool {
+	if m.d != nil && !v.covers(m.d) {
+		return false
+	}
+	for _, e := range m.over {
+		if v.get(e.g) < e.c {
+			return false
+		}
+	}
+	return true
+}
+
 func (v *vc) joinClock(o vc) {
 	if v.empty() {
 		*v = o.clone() // a fresh object's clock shares the first releaser's
@@ -165,6 +212,7 @@ func (v *vc) joinClock(o vc) {
 				}
 			}
 		}
+		v.remember(o.d)
 	}
 	// o's own entries are at least its dense part's (clocks only grow).
 	for _, e := range o.over {
@@ -189,10 +237,11 @@ func (v *vc) tick(g strategy.GID) { v.set(g, v.get(g)+1) }
 // clone is a copy of v that shares its dense part: both copy it before
 // writing it.
 func (v *vc) clone() vc {
-	if v.d != nil {
+	if v.d != nil && !v.d.shared {
 		v.d.shared = true
+		v.d.id = vcDenseIDs.Add(1)
 	}
-	return vc{d: v.d, over: append([]vcEntry(nil), v.over...), io: v.io}
+	return vc{d: v.d, over: append([]vcEntry(nil), v.over...), io: v.io, joined: v.joined}
 }
 
 // entries is the memory v holds, in entries (tests).
@@ -239,7 +288,60 @@ type raceVar struct {
 	reads []epoch
 	atomR []epoch // sync/atomic loads of the variable since the last plain write
 	atomW []epoch // sync/atomic stores and read-modify-writes since the last plain write
+	ix    *epochIndex
 }
+
+// epochIndex finds a goroutine's epoch in a raceVar's lists once they are
+// long (epochIndexAt): a variable read by thousands of goroutines between
+// two writes made every read a pass over the list.
+type epochIndex struct{ reads, atomR, atomW map[strategy.GID]int32 }
+
+const epochIndexAt = 32
+
+// forget empties the lists after a plain write.
+func (v *raceVar) forget() {
+	v.reads = v.reads[:0]
+	v.atomR = v.atomR[:0]
+	v.atomW = v.atomW[:0]
+	v.ix = nil
+}
+
+// setEpoch records now as its goroutine's latest access in list, through
+// *idx (one of v.ix's maps) once the list is long.
+func (v *raceVar) setEpoch(list []epoch, now epoch, idx func(*epochIndex) *map[strategy.GID]int32) []epoch {
+	if v.ix != nil {
+		if m := idx(v.ix); *m != nil {
+			if i, ok := (*m)[now.g]; ok {
+				list[i] = now
+				return list
+			}
+			(*m)[now.g] = int32(len(list))
+			return append(list, now)
+		}
+	}
+	for i := range list {
+		if list[i].g == now.g {
+			list[i] = now
+			return list
+		}
+	}
+	list = append(list, now)
+	if len(list) >= epochIndexAt {
+		if v.ix == nil {
+			v.ix = &epochIndex{}
+		}
+		m := make(map[strategy.GID]int32, 2*len(list))
+		for i, x := range list {
+			m[x.g] = int32(i)
+		}
+		*idx(v.ix) = m
+	}
+	return list
+}
+
+func readsIdx(x *epochIndex) *map[strategy.GID]int32 { return &x.reads }
+func atomRIdx(x *epochIndex) *map[strategy.GID]int32 { return &x.atomR }
+func atomWIdx(x *epochIndex) *map[strategy.GID]int32 { return &x.atomW }
 
 type chanClocks struct {
 	items        []vc       // clocks of the values in the buffer, oldest first
@@ -250,7 +352,7 @@ type chanClocks struct {
 
 type raceState struct {
 	on    bool
-	objs  byObject[byte, vc] // sync objects: mutexes, WaitGroups, Onces, pooled values
+	objs  byAddr[vc]         // sync objects: mutexes, WaitGroups, Onces, pooled values (a boxed constant lies outside the heap)
 	robjs byObject[byte, vc] // RWMutex read-unlock clocks
 	// atoms are the clocks of sync/atomic's variables: an atomic may live
 	// outside Go's heap (a shared memory mapping).
@@ -299,7 +401,7 @@ func (r *raceState) reset(on bool) {
 	// touches a few variables, and a fresh 48 KB block per run was most of
 	// what a run of a small test allocated.
 	varBlock, readBlock := r.varBlock, r.readBlock
-	*r = raceState{on: on, objs: byObject[byte, vc]{}, robjs: byObject[byte, vc]{}, atoms: byAddr[vc]{},
+	*r = raceState{on: on, objs: byAddr[vc]{}, robjs: byObject[byte, vc]{}, atoms: byAddr[vc]{},
 		chans: map[*hchan]*chanClocks{}, ctxs: byObject[hchan, ctxClock]{}, vars: map[unsafe.Pointer]*raceVar{}, seen: seen, stacks: stacks,
 		realWaiters: map[strategy.GID]bool{}, varBlock: varBlock, readBlock: readBlock}
 	if r.seen == nil {
@@ -310,9 +412,9 @@ func (r *raceState) reset(on bool) {
 	}
 }
 
-func (r *raceState) obj(p unsafe.Pointer, m byObject[byte, vc]) *vc {
-	return m.get((*byte)(p), newVC)
-}
+func (r *raceState) obj(p unsafe.Pointer) *vc { return r.objs.get(p, newVC) }
+
+func (r *raceState) robj(p unsafe.Pointer) *vc { return r.robjs.get((*byte)(p), newVC) }
 
 func newVC() *vc { return new(vc) }
 
@@ -329,14 +431,14 @@ func (e *engine) realWait(g *gstate) {
 // acquire: g's later events happen after the object's releases.
 func (e *engine) acquire(g *gstate, p unsafe.Pointer) {
 	if e.race.on {
-		g.vc.join(*e.race.obj(p, e.race.objs))
+		g.vc.join(*e.race.obj(p))
 	}
 }
 
 // release: the object carries g's past to later acquirers.
 func (e *engine) release(g *gstate, p unsafe.Pointer) {
 	if e.race.on {
-		e.race.obj(p, e.race.objs).join(g.vc)
+		e.race.obj(p).publish(&g.vc)
 		g.vc.tick(g.id)
 	}
 }
@@ -344,23 +446,23 @@ func (e *engine) release(g *gstate, p unsafe.Pointer) {
 // acqRel is a sequentially consistent operation (sync/atomic, sync.Map).
 func (e *engine) acqRel(g *gstate, p unsafe.Pointer) {
 	if e.race.on {
-		o := e.race.obj(p, e.race.objs)
+		o := e.race.obj(p)
 		g.vc.join(*o)
-		o.join(g.vc)
+		o.publish(&g.vc)
 		g.vc.tick(g.id)
 	}
 }
 
 func (e *engine) rRelease(g *gstate, p unsafe.Pointer) {
 	if e.race.on {
-		e.race.obj(p, e.race.robjs).join(g.vc)
+		e.race.robj(p).publish(&g.vc)
 		g.vc.tick(g.id)
 	}
 }
 
 func (e *engine) rAcquire(g *gstate, p unsafe.Pointer) {
 	if e.race.on {
-		g.vc.join(*e.race.obj(p, e.race.robjs))
+		g.vc.join(*e.race.robj(p))
 	}
 }
 
@@ -528,12 +630,10 @@ func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site string, kind acce
 		e.firstRace(v.reads, g.vc, now)
 		e.firstRace(v.atomR, g.vc, now)
 		v.w, v.hasW = now, true
-		v.reads = v.reads[:0]
-		v.atomR = v.atomR[:0]
-		v.atomW = v.atomW[:0]
+		v.forget()
 		return
 	}
-	v.reads = setEpoch(v.reads, now)
+	v.reads = v.setEpoch(v.reads, now, readsIdx)
 }
 
 // atomicAccess is a sync/atomic operation on p by g: its happens-before
@@ -559,12 +659,12 @@ func (e *engine) atomicAccess(g *gstate, p unsafe.Pointer, site string, kind acc
 		e.raceFound(v.w, now)
 	}
 	if kind == atomicLoad {
-		v.atomR = setEpoch(v.atomR, now)
+		v.atomR = v.setEpoch(v.atomR, now, atomRIdx)
 		return
 	}
 	e.firstRace(v.reads, g.vc, now)
-	v.atomW = setEpoch(v.atomW, now)
-	e.race.atom(p).join(g.vc)
+	v.atomW = v.setEpoch(v.atomW, now, atomWIdx)
+	e.race.atom(p).publish(&g.vc)
 	g.vc.tick(g.id)
 }
 
@@ -583,17 +683,6 @@ func (e *engine) wgAccess(g *gstate, wg unsafe.Pointer, site string, kind access
 		// clock) but inside it, where no user code reads or writes.
 		e.checkAccess(g, unsafe.Add(wg, 1), site, kind)
 	}
-}
-
-// setEpoch records now as its goroutine's latest access in list.
-func setEpoch(list []epoch, now epoch) []epoch {
-	for i := range list {
-		if list[i].g == now.g {
-			list[i] = now
-			return list
-		}
-	}
-	return append(list, now)
 }
 
 // firstRace reports the first access in list that races with cur and whose
