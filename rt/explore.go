@@ -455,7 +455,7 @@ func (e *engine) resetRun(idx int) {
 	e.graceFrom, e.graceStep = time.Time{}, 0
 	e.realAnchor, e.vAnchor, e.anchorOutside, e.waitedReal = time.Time{}, 0, false, 0
 	e.gcAt = time.Time{}
-	e.handedOut, e.idle, e.realDeadlines, e.fileKinds = 0, false, nil, nil
+	e.handedOut, e.idle, e.realDeadlines, e.fileKinds, e.connDeadlines = 0, false, nil, nil, nil
 	e.exited = new(sync.WaitGroup)
 	e.stepStamp.Store(time.Now().UnixNano())
 	e.detachedHooks = 0

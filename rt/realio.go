@@ -81,26 +81,122 @@ func (e *engine) fileOrdersGoroutines(f *os.File) bool {
 
 // Deadlines handed to the standard library's connections, pipes and files
 // are instants of its real clock, while the program computes them from
-// virtual time (conn.SetDeadline(time.Now().Add(10*time.Millisecond))).
-// Virtual time runs behind real time while a run computes and ahead of it
-// after a jump, so the deadline would fire at once or far too late. The
-// SetDeadline hooks move it to the real instant as far from now as the
-// program meant, when the connection is the standard library's; a type of
-// the program's own (pion's virtual-time deadlines) gets it unchanged.
+// virtual time (conn.SetDeadline(time.Now().Add(100*time.Millisecond))).
+// A deadline is a timer of the program: it expires on the virtual clock,
+// which passes with the run's steps and, while goroutines wait for real,
+// with real time. So the SetDeadline hooks arm a timer of the clock that,
+// when it fires, sets the connection's real deadline to the present
+// (pending and later I/O fail with a timeout, as at a deadline), and give
+// the connection a real deadline well after it, a fallback for a run that
+// ends first. A real deadline as short as the program's would expire while
+// the run is busy elsewhere (serialized, and instrumented code is slower):
+// memberlist's 100 ms push/pull deadline closed connections whose peer had
+// not been scheduled yet ("failed to join: EOF" in hashicorp/serf). A type
+// of the program's own (pion's virtual-time deadlines) gets t unchanged.
 
 // SetDeadlineIface is x.SetDeadline(t).
 func SetDeadlineIface(x interface{ SetDeadline(time.Time) error }, t time.Time) error {
+	if rw, ok := x.(interface {
+		SetReadDeadline(time.Time) error
+		SetWriteDeadline(time.Time) error
+	}); ok && armable(x, t) {
+		err := x.SetDeadline(fallbackInstant(t))
+		armDeadline(x, deadlineRead, t, func() { rw.SetReadDeadline(time.Now()) })
+		armDeadline(x, deadlineWrite, t, func() { rw.SetWriteDeadline(time.Now()) })
+		return err
+	}
 	return x.SetDeadline(toRealClock(x, t))
 }
 
 // SetReadDeadlineIface is x.SetReadDeadline(t).
 func SetReadDeadlineIface(x interface{ SetReadDeadline(time.Time) error }, t time.Time) error {
-	return x.SetReadDeadline(toRealClock(x, t))
+	if !armable(x, t) {
+		return x.SetReadDeadline(toRealClock(x, t))
+	}
+	err := x.SetReadDeadline(fallbackInstant(t))
+	armDeadline(x, deadlineRead, t, func() { x.SetReadDeadline(time.Now()) })
+	return err
 }
 
 // SetWriteDeadlineIface is x.SetWriteDeadline(t).
 func SetWriteDeadlineIface(x interface{ SetWriteDeadline(time.Time) error }, t time.Time) error {
-	return x.SetWriteDeadline(toRealClock(x, t))
+	if !armable(x, t) {
+		return x.SetWriteDeadline(toRealClock(x, t))
+	}
+	err := x.SetWriteDeadline(fallbackInstant(t))
+	armDeadline(x, deadlineWrite, t, func() { x.SetWriteDeadline(time.Now()) })
+	return err
+}
+
+type connDeadlineKey struct {
+	x    any
+	kind uint8
+}
+
+const (
+	deadlineRead = iota
+	deadlineWrite
+)
+
+// armable tells whether x's deadline t goes on the virtual clock: a
+// standard library type, comparable (to find its timer again), set by a
+// controlled goroutine in this run, t in the future. A zero t (no
+// deadline) also stops the timer armed before.
+func armable(x any, t time.Time) bool {
+	e := eng
+	if !e.active.Load() || !stdType(x) || !reflect.TypeOf(x).Comparable() {
+		return false
+	}
+	if t.IsZero() {
+		e.mu.Lock()
+		for k := uint8(deadlineRead); k <= deadlineWrite; k++ {
+			if vt := e.connDeadlines[connDeadlineKey{x, k}]; vt != nil {
+				vt.active = false
+				delete(e.connDeadlines, connDeadlineKey{x, k})
+			}
+		}
+		e.mu.Unlock()
+		return false
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.callerG() != nil && !e.finished && !e.free && t.After(e.now())
+}
+
+// fallbackRatio: the real deadline given with a timer of the clock is this
+// many times as far as the program asked, and a second more.
+const fallbackRatio = 10
+
+func fallbackInstant(t time.Time) time.Time {
+	e := eng
+	e.mu.Lock()
+	d := t.Sub(e.now())
+	e.mu.Unlock()
+	return time.Now().Add(fallbackRatio*d + time.Second)
+}
+
+// armDeadline sets x's deadline of that kind to expire at virtual instant
+// t, replacing the one set before.
+func armDeadline(x any, kind uint8, t time.Time, expire func()) {
+	e := eng
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.active.Load() || e.finished {
+		return
+	}
+	k := connDeadlineKey{x, kind}
+	if old := e.connDeadlines[k]; old != nil {
+		old.active = false
+	}
+	if e.connDeadlines == nil {
+		e.connDeadlines = map[connDeadlineKey]*vtimer{}
+	}
+	vt := &vtimer{when: e.vnow() + int64(t.Sub(e.now())), expire: func() {
+		delete(e.connDeadlines, k)
+		expire()
+	}}
+	e.connDeadlines[k] = vt
+	e.clock.add(vt)
 }
 
 // toRealClock maps the virtual instant t to the real one for x, when x is

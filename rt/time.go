@@ -70,6 +70,7 @@ type vtimer struct {
 	ch      chan time.Time
 	f       func()
 	ctx     *vctx
+	expire  func() // a connection's deadline (realio.go): run at once, under e.mu
 	active  bool
 	seq     int
 	creator *gstate
@@ -338,6 +339,8 @@ func (c *vclock) fire(e *engine) {
 			e.timerStart(e.spawn(parent, "time.AfterFunc", t.f, 0), t.vc)
 		case t.ctx != nil:
 			t.ctx.cancel(context.DeadlineExceeded, t.ctx.cause, t.vc)
+		case t.expire != nil:
+			t.expire()
 		}
 		if t.period > 0 {
 			// The next tick after now, as Go's runtime sets it: ticks

@@ -764,3 +764,17 @@ func TestSubtestAfterHandoff(t *testing.T) {
 		})
 	}
 }
+
+// A connection's deadline is a timer of the virtual clock: a reader's
+// 100 ms deadline is not reached while the writer takes 600,000 key points
+// (far more than 100 ms of real time under Period, about 60 ms of the
+// program's), a deadline nobody beats still expires, and a cleared one does
+// not (hashicorp/serf's joins failed with EOF when memberlist's 100 ms
+// deadline expired in real time).
+func TestConnectionDeadlinesAreVirtual(t *testing.T) {
+	for _, st := range []string{"period", "random"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/conndeadline", 3, nil, "-budget", "3", "-strategy", st)
+		})
+	}
+}

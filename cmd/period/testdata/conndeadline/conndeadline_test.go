@@ -1,0 +1,104 @@
+package conndeadline
+
+import (
+	"errors"
+	"net"
+	"os"
+	"sync"
+	"testing"
+	"time"
+)
+
+// pair is a TCP connection over loopback, both ends.
+func pair(t *testing.T) (client, server net.Conn) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			accepted <- nil
+			return
+		}
+		accepted <- c
+	}()
+	client, err = net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	server = <-accepted
+	if server == nil {
+		t.Fatal("accept failed")
+	}
+	t.Cleanup(func() { client.Close(); server.Close() })
+	return client, server
+}
+
+// work takes a lock 300,000 times: a few milliseconds natively, and
+// 600,000 key points under Period, which take longer than 100 ms of real
+// time but about 60 ms of the program's clock.
+func work(mu *sync.Mutex) int {
+	n := 0
+	for i := 0; i < 300_000; i++ {
+		mu.Lock()
+		n++
+		mu.Unlock()
+	}
+	return n
+}
+
+// The reader's 100 ms deadline is not reached: the writer only locks
+// (a few milliseconds natively) and writes. Before the deadline was a timer
+// of the virtual clock, the real 100 ms passed while the writer locked
+// under Period, and the read timed out.
+func TestDeadlineWhileOthersCompute(t *testing.T) {
+	client, server := pair(t)
+	got := make(chan error, 1)
+	var mu sync.Mutex
+	go func() {
+		mu.Lock()
+		server.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+		mu.Unlock()
+		buf := make([]byte, 1)
+		_, err := server.Read(buf)
+		got <- err
+	}()
+	work(&mu)
+	if _, err := client.Write([]byte{1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-got; err != nil {
+		t.Fatalf("read: %v", err)
+	}
+}
+
+// A deadline nobody beats expires, about when it should.
+func TestDeadlineExpires(t *testing.T) {
+	_, server := pair(t)
+	start := time.Now()
+	server.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
+	_, err := server.Read(make([]byte, 1))
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("read: %v, want a timeout", err)
+	}
+	if d := time.Since(start); d < 20*time.Millisecond {
+		t.Fatalf("timed out after %v, before the deadline", d)
+	}
+}
+
+// SetDeadline(zero) clears an armed deadline: the read waits for the write.
+func TestDeadlineCleared(t *testing.T) {
+	client, server := pair(t)
+	server.SetDeadline(time.Now().Add(10 * time.Millisecond))
+	server.SetDeadline(time.Time{})
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		client.Write([]byte{1})
+	}()
+	if _, err := server.Read(make([]byte, 1)); err != nil {
+		t.Fatalf("read: %v", err)
+	}
+}

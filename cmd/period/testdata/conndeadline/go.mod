@@ -1,0 +1,3 @@
+module example.com/conndeadline
+
+go 1.25
