@@ -222,13 +222,13 @@ type engine struct {
 	waitedReal time.Duration
 	idleFrom   time.Time // when the engine last went idle (e.idle)
 
-	idle          bool              // decide left nobody current to wait for goroutines outside control or detached (kickIdle)
-	handedOut     int               // values a controlled send or receive exchanged with a goroutine outside control in this run: its work may wake controlled ones (outsideGrace)
-	realDeadlines []realDeadline    // Done channels of contexts with a real deadline that controlled goroutines took (realdeadline.go)
-	fileKinds     map[*os.File]bool // per file used in this run: a pipe or a socket (realio.go)
+	idle          bool                        // decide left nobody current to wait for goroutines outside control or detached (kickIdle)
+	handedOut     int                         // values a controlled send or receive exchanged with a goroutine outside control in this run: its work may wake controlled ones (outsideGrace)
+	realDeadlines []realDeadline              // Done channels of contexts with a real deadline that controlled goroutines took (realdeadline.go)
+	fileKinds     map[*os.File]bool           // per file used in this run: a pipe or a socket (realio.go)
 	connDeadlines map[connDeadlineKey]*vtimer // deadlines of the standard library's connections, on the virtual clock (realio.go)
-	signalAt      time.Time         // when the process last sent itself a signal (SyscallKill)
-	gcAt          time.Time         // when a controlled goroutine last called runtime.GC (collected)
+	signalAt      time.Time                   // when the process last sent itself a signal (SyscallKill)
+	gcAt          time.Time                   // when a controlled goroutine last called runtime.GC (collected)
 	seq           uint64
 	steps         int
 	bubble        bool  // inside synctest.Test: the clock is exact (no drift, see now)
