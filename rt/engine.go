@@ -171,6 +171,7 @@ type bug struct {
 	// (the go statement) and the function that executed it.
 	created, createdBy string
 	key                string // identity for reporting each distinct bug once ("" = derived)
+	failFirst          string // a fail: the first line of the first t.Error or t.Fatal message (failFirst)
 	upTo               int    // events the replay record keeps (0: all; see reportEnd)
 }
 
@@ -224,6 +225,7 @@ type engine struct {
 
 	idle          bool                        // decide left nobody current to wait for goroutines outside control or detached (kickIdle)
 	handedOut     int                         // values a controlled send or receive exchanged with a goroutine outside control in this run: its work may wake controlled ones (outsideGrace)
+	failFirst     string            // the run's first t.Error or t.Fatal message, its first line (tlog.go)
 	realDeadlines []realDeadline              // Done channels of contexts with a real deadline that controlled goroutines took (realdeadline.go)
 	fileKinds     map[*os.File]bool           // per file used in this run: a pipe or a socket (realio.go)
 	connDeadlines map[connDeadlineKey]*vtimer // deadlines of the standard library's connections, on the virtual clock (realio.go)
@@ -1236,7 +1238,7 @@ func (e *engine) run(t *testing.T, f func()) {
 		stopWatch()
 		e.mu.Lock()
 		if len(e.bugs) == 0 && failed != nil && failed() && e.outsideWait == "" && !e.cut {
-			e.report(bug{kind: "fail", message: "the test failed"})
+			e.report(bug{kind: "fail", message: "the test failed", failFirst: e.failFirst})
 		}
 		e.mu.Unlock()
 		e.teardown()
@@ -1308,7 +1310,7 @@ func (e *engine) rootExit(root *gstate, r any) {
 		return
 	}
 	if e.failed != nil && e.failed() {
-		e.reportEnd(root, bug{kind: "fail", message: "the test failed"})
+		e.reportEnd(root, bug{kind: "fail", message: "the test failed", failFirst: e.failFirst})
 		e.stop()
 		return
 	}

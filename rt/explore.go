@@ -198,6 +198,10 @@ type BugReport struct {
 	// goroutine at Location, and the function that executed it.
 	Created   string `json:",omitempty"`
 	CreatedBy string `json:",omitempty"`
+	// FailFirst (fails): the first line of the first t.Error or t.Fatal
+	// message, so that the period command locates the fail at that call
+	// rather than at a t.Log before it.
+	FailFirst string `json:",omitempty"`
 }
 
 // Summary is the result of exploring one test.
@@ -414,7 +418,7 @@ func Explore(t *testing.T, tests []Test) {
 						Action string
 						Test   string
 						BugReport
-					}{"bug", tt.Name, BugReport{Kind: b.kind, Schedule: rep.Schedule, Message: b.message, Location: b.location, Created: b.created, CreatedBy: b.createdBy}})
+					}{"bug", tt.Name, BugReport{Kind: b.kind, Schedule: rep.Schedule, Message: b.message, Location: b.location, Created: b.created, CreatedBy: b.createdBy, FailFirst: b.failFirst}})
 				}
 				s = replayOne(t, tt, cfg, rep, restores)
 				eng.replayBug = nil
@@ -447,7 +451,7 @@ func (e *engine) resetRun(idx int) {
 	e.frand = strategy.SplitMix{S: uint64(e.cfg.Seed)*0xd1b54a32d192ed03 ^ uint64(idx+1)}
 	e.log.reset()
 	e.choices = nil
-	e.stopping, e.finished, e.rootDone, e.cut, e.outsideWait = false, false, false, false, ""
+	e.stopping, e.finished, e.rootDone, e.cut, e.outsideWait, e.failFirst = false, false, false, false, "", ""
 	e.bubble, e.drift, e.nowStreak, e.nowSince, e.loads, e.jumpTo = false, 0, 0, 0, 0, 0
 	clear(e.spinners)
 	e.spinners, e.spinParked = e.spinners[:0], 0
@@ -562,7 +566,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 		if err := tr.WriteFile(path); err != nil {
 			path = "(replay file not written: " + err.Error() + ")"
 		}
-		br := BugReport{Kind: tr.Kind, Schedule: schedule, Message: tr.Message, Location: tr.Location, Replay: path, Created: b.created, CreatedBy: b.createdBy}
+		br := BugReport{Kind: tr.Kind, Schedule: schedule, Message: tr.Message, Location: tr.Location, Replay: path, Created: b.created, CreatedBy: b.createdBy, FailFirst: b.failFirst}
 		sum.Bugs = append(sum.Bugs, br)
 		out.write(struct {
 			Action string

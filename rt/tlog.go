@@ -60,6 +60,32 @@ func lateLog(tb testing.TB, msg func() string) {
 	}
 }
 
+// noteFailure keeps the first line of the run's first t.Error or t.Fatal
+// message (e.failFirst): package testing prints it as it prints t.Log's
+// lines, and the period command finds the fail's location by it.
+func noteFailure(msg func() string) {
+	e := eng
+	if !e.active.Load() {
+		return
+	}
+	e.mu.Lock()
+	need := e.failFirst == "" && e.callerG() != nil
+	e.mu.Unlock()
+	if !need {
+		return
+	}
+	// Formatted without e.mu: a String method may be instrumented code.
+	first, _, _ := strings.Cut(strings.TrimSpace(msg()), "\n")
+	if first == "" {
+		first = "\n" // an empty first line (testify's): matches no printed line
+	}
+	e.mu.Lock()
+	if e.failFirst == "" {
+		e.failFirst = first
+	}
+	e.mu.Unlock()
+}
+
 // lateFail panics as testing's Fail does once its test has completed.
 func lateFail(tb testing.TB) {
 	e := eng
@@ -92,6 +118,7 @@ func TLogf(tb testing.TB, format string, args ...any) {
 func TError(tb testing.TB, args ...any) {
 	tb.Helper()
 	lateLog(tb, func() string { return fmt.Sprintln(args...) })
+	noteFailure(func() string { return fmt.Sprintln(args...) })
 	tb.Error(args...)
 }
 
@@ -99,6 +126,7 @@ func TError(tb testing.TB, args ...any) {
 func TErrorf(tb testing.TB, format string, args ...any) {
 	tb.Helper()
 	lateLog(tb, func() string { return fmt.Sprintf(format, args...) })
+	noteFailure(func() string { return fmt.Sprintf(format, args...) })
 	tb.Errorf(format, args...)
 }
 
@@ -106,6 +134,7 @@ func TErrorf(tb testing.TB, format string, args ...any) {
 func TFatal(tb testing.TB, args ...any) {
 	tb.Helper()
 	lateLog(tb, func() string { return fmt.Sprintln(args...) })
+	noteFailure(func() string { return fmt.Sprintln(args...) })
 	tb.Fatal(args...)
 }
 
@@ -113,6 +142,7 @@ func TFatal(tb testing.TB, args ...any) {
 func TFatalf(tb testing.TB, format string, args ...any) {
 	tb.Helper()
 	lateLog(tb, func() string { return fmt.Sprintf(format, args...) })
+	noteFailure(func() string { return fmt.Sprintf(format, args...) })
 	tb.Fatalf(format, args...)
 }
 

@@ -534,6 +534,11 @@ func TestFailureMessageKeepsItsContinuationLines(t *testing.T) {
 		t.Errorf("location %q, message %q: want the whole message at failmsg_test.go:23", b.Location, b.Message)
 	}
 	checkReplay(t, b.Replay, "fail")
+	// Logged, then failed: located at the failure, not at the log line.
+	s = sums["TestLogThenFail"]
+	if len(s.Bugs) != 1 || s.Bugs[0].Location != "failmsg_test.go:43" || !strings.Contains(s.Bugs[0].Message, "counted 1") {
+		t.Errorf("TestLogThenFail: want one fail at failmsg_test.go:43 whose message has the log line too, got %+v", s.Bugs)
+	}
 }
 
 // A leak report names as creator the function holding the go statement,

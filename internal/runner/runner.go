@@ -901,6 +901,8 @@ type failKey struct {
 type failMsg struct {
 	location string
 	text     []string
+	locs     []string // each text's location (a message has one line of log output)
+	msgs     []string // each text's message, without its location
 }
 
 // parseFailures collects, per schedule, the t.Error/t.Fatal lines package
@@ -921,6 +923,9 @@ func parseFailures(out []byte, dir string) map[failKey]*failMsg {
 		line := sc.Text()
 		if last != nil && strings.HasPrefix(line, more) && !testLine.MatchString(line) {
 			last.text[len(last.text)-1] += "\n" + strings.TrimPrefix(line, more)
+			if len(last.msgs) == len(last.text) {
+				last.msgs[len(last.msgs)-1] += "\n" + strings.TrimPrefix(line, more)
+			}
 			continue
 		}
 		last = nil
@@ -954,6 +959,8 @@ func parseFailures(out []byte, dir string) map[failKey]*failMsg {
 				text = cur.test + "/" + sub + ": " + text
 			}
 			f.text = append(f.text, text)
+			f.locs = append(f.locs, packageLoc(dir, m[2])+":"+m[3])
+			f.msgs = append(f.msgs, m[4])
 			last, more = f, m[1]+"    "
 			continue
 		}
@@ -991,6 +998,20 @@ func packageLoc(dir, file string) string {
 	return trace.ModuleLoc(p)
 }
 
+// failedAt is the location of the printed message that begins with first
+// (the first t.Error or t.Fatal message, which the test process noted), or
+// else of the first message: a t.Log before the failure does not locate it.
+func (f *failMsg) failedAt(first string) string {
+	if want := strings.Join(strings.Fields(first), " "); want != "" {
+		for i, m := range f.msgs {
+			if i < len(f.locs) && strings.HasPrefix(strings.Join(strings.Fields(m), " "), want) {
+				return f.locs[i]
+			}
+		}
+	}
+	return f.location
+}
+
 // enrich gives "fail" bugs the messages and location the test printed, and
 // writes them into the replay files too.
 func enrich(s *rt.Summary, msgs map[failKey]*failMsg) {
@@ -1004,7 +1025,7 @@ func enrich(s *rt.Summary, msgs map[failKey]*failMsg) {
 			continue
 		}
 		b.Message = strings.Join(f.text, "\n")
-		b.Location = f.location
+		b.Location = f.failedAt(b.FailFirst)
 		if b.Replay != "" {
 			if tr, err := trace.ReadFile(b.Replay); err == nil {
 				tr.Message, tr.Location = b.Message, b.Location
