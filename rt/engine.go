@@ -225,7 +225,7 @@ type engine struct {
 
 	idle          bool                        // decide left nobody current to wait for goroutines outside control or detached (kickIdle)
 	handedOut     int                         // values a controlled send or receive exchanged with a goroutine outside control in this run: its work may wake controlled ones (outsideGrace)
-	failFirst     string            // the run's first t.Error or t.Fatal message, its first line (tlog.go)
+	failFirst     string                      // the run's first t.Error or t.Fatal message, its first line (tlog.go)
 	realDeadlines []realDeadline              // Done channels of contexts with a real deadline that controlled goroutines took (realdeadline.go)
 	fileKinds     map[*os.File]bool           // per file used in this run: a pipe or a socket (realio.go)
 	connDeadlines map[connDeadlineKey]*vtimer // deadlines of the standard library's connections, on the virtual clock (realio.go)
