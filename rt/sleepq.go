@@ -15,9 +15,9 @@ import (
 // dropped when they reach the top. seq keeps the order in which goroutines
 // blocked, which is the order due sleepers become candidates.
 type sleepQueue struct {
-	h   []sleepRef
+	h   heapq[sleepRef]
 	seq uint64
-	due []sleepRef // pop's buffer
+	due []sleepRef // popDue's buffer
 }
 
 type sleepRef struct {
@@ -29,6 +29,8 @@ type sleepRef struct {
 
 func (r sleepRef) live() bool { return r.g.blocked && r.g.blockGen == r.gen }
 
+func (r sleepRef) before(o sleepRef) bool { return r.at < o.at || r.at == o.at && r.seq < o.seq }
+
 func (q *sleepQueue) reset() {
 	clear(q.h)
 	q.h = q.h[:0]
@@ -37,46 +39,12 @@ func (q *sleepQueue) reset() {
 
 func (q *sleepQueue) len() int { return len(q.h) }
 
-func (q *sleepQueue) less(i, j int) bool {
-	a, b := &q.h[i], &q.h[j]
-	return a.at < b.at || a.at == b.at && a.seq < b.seq
-}
-
 func (q *sleepQueue) push(g *gstate) {
 	q.seq++
-	q.h = append(q.h, sleepRef{g, g.blockGen, g.p.wakeAt, q.seq})
-	for i := len(q.h) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !q.less(i, p) {
-			break
-		}
-		q.h[i], q.h[p] = q.h[p], q.h[i]
-		i = p
-	}
+	q.h.push(sleepRef{g, g.blockGen, g.p.wakeAt, q.seq})
 }
 
-func (q *sleepQueue) pop() sleepRef {
-	top := q.h[0]
-	n := len(q.h) - 1
-	q.h[0] = q.h[n]
-	q.h[n] = sleepRef{}
-	q.h = q.h[:n]
-	for i := 0; ; {
-		l, m := 2*i+1, i
-		if l < n && q.less(l, m) {
-			m = l
-		}
-		if r := l + 1; r < n && q.less(r, m) {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		q.h[i], q.h[m] = q.h[m], q.h[i]
-		i = m
-	}
-	return top
-}
+func (q *sleepQueue) pop() sleepRef { return q.h.pop() }
 
 // dropStale pops stale entries off the top.
 func (q *sleepQueue) dropStale() {

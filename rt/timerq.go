@@ -10,7 +10,7 @@ package rt
 // timer was stopped or set again since is stale, dropped when it reaches
 // the top or when the queue is compacted.
 type timerQueue struct {
-	h []timerRef
+	h heapq[timerRef]
 	// compactAt is the length at which push drops stale entries: a loop
 	// that arms and stops a timer at every turn, none firing, would
 	// otherwise keep every one of them. Amortized: the next compaction
@@ -33,54 +33,18 @@ func (q *timerQueue) reset() {
 
 func (q *timerQueue) len() int { return len(q.h) }
 
-func refLess(a, b *timerRef) bool { return a.when < b.when || a.when == b.when && a.seq < b.seq }
+func (r timerRef) before(o timerRef) bool {
+	return r.when < o.when || r.when == o.when && r.seq < o.seq
+}
 
 func (q *timerQueue) push(t *vtimer) {
-	q.h = append(q.h, timerRef{t, t.when, t.seq})
-	q.up(len(q.h) - 1)
+	q.h.push(timerRef{t, t.when, t.seq})
 	if len(q.h) >= q.compactAt {
 		q.compact()
 	}
 }
 
-func (q *timerQueue) up(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !refLess(&q.h[i], &q.h[p]) {
-			break
-		}
-		q.h[i], q.h[p] = q.h[p], q.h[i]
-		i = p
-	}
-}
-
-func (q *timerQueue) down(i int) {
-	n := len(q.h)
-	for {
-		l, m := 2*i+1, i
-		if l < n && refLess(&q.h[l], &q.h[m]) {
-			m = l
-		}
-		if r := l + 1; r < n && refLess(&q.h[r], &q.h[m]) {
-			m = r
-		}
-		if m == i {
-			return
-		}
-		q.h[i], q.h[m] = q.h[m], q.h[i]
-		i = m
-	}
-}
-
-func (q *timerQueue) pop() timerRef {
-	top := q.h[0]
-	n := len(q.h) - 1
-	q.h[0] = q.h[n]
-	q.h[n] = timerRef{}
-	q.h = q.h[:n]
-	q.down(0)
-	return top
-}
+func (q *timerQueue) pop() timerRef { return q.h.pop() }
 
 func (q *timerQueue) dropStale() {
 	for len(q.h) > 0 && !q.h[0].live() {
@@ -98,9 +62,7 @@ func (q *timerQueue) compact() {
 	}
 	clear(q.h[len(live):])
 	q.h = live
-	for i := len(q.h)/2 - 1; i >= 0; i-- {
-		q.down(i)
-	}
+	q.h.heapify()
 	q.compactAt = max(2*len(q.h), minCompact)
 }
 
@@ -135,7 +97,7 @@ func (q *timerQueue) firstWhere(ok func(*vtimer) bool) int64 {
 		// while few timers are passed over).
 		m := 0
 		for k := 1; k < len(q.idx); k++ {
-			if refLess(&q.h[q.idx[k]], &q.h[q.idx[m]]) {
+			if q.h[q.idx[k]].before(q.h[q.idx[m]]) {
 				m = k
 			}
 		}
