@@ -80,11 +80,43 @@ var lateHooks = map[string]string{
 func (r *rewriter) tbMethod(fn *types.Func) bool {
 	tb := r.testingTB()
 	if tb == nil {
-		return false
+		// testing is not in the package's build (testify's assert
+		// declares its TestingT to avoid importing it): the shape of
+		// testing.TB's method is checked instead.
+		return tbShape(fn.Name(), fn.Type().(*types.Signature))
 	}
 	obj, _, _ := types.LookupFieldOrMethod(tb, false, nil, fn.Name())
 	m, ok := obj.(*types.Func)
 	return ok && types.Identical(m.Type().(*types.Signature), fn.Type().(*types.Signature))
+}
+
+// tbShape reports whether sig is the signature testing.TB gives the method
+// name (one of lateHooks'): (args ...any), (format string, args ...any) for
+// the f forms, () for Fail and FailNow; no results.
+func tbShape(name string, sig *types.Signature) bool {
+	if sig.Results().Len() != 0 {
+		return false
+	}
+	ps := sig.Params()
+	if name == "Fail" || name == "FailNow" {
+		return ps.Len() == 0
+	}
+	n := 1
+	if strings.HasSuffix(name, "f") {
+		n = 2
+		if ps.Len() != 2 || !types.Identical(ps.At(0).Type(), types.Typ[types.String]) {
+			return false
+		}
+	}
+	if ps.Len() != n || !sig.Variadic() {
+		return false
+	}
+	sl, ok := ps.At(n - 1).Type().(*types.Slice)
+	if !ok {
+		return false
+	}
+	it, ok := sl.Elem().Underlying().(*types.Interface)
+	return ok && it.Empty()
 }
 
 // testingTB finds testing.TB among the packages the file's package imports,

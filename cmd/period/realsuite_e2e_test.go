@@ -529,15 +529,20 @@ func TestFailureMessageKeepsItsContinuationLines(t *testing.T) {
 		t.Fatalf("exit %d, want 1 and one fail: %+v %s", code, s.Bugs, stderr)
 	}
 	b := s.Bugs[0]
-	if b.Location != "failmsg_test.go:13" || !strings.HasPrefix(b.Message, "failmsg_test.go:13: \n") ||
+	if b.Location != "failmsg_test.go:15" || !strings.HasPrefix(b.Message, "failmsg_test.go:15: \n") ||
 		!strings.Contains(b.Message, "\texpected: 2\n") || !strings.Contains(b.Message, "\tactual  : 1\n") {
-		t.Errorf("location %q, message %q: want the whole message at failmsg_test.go:13", b.Location, b.Message)
+		t.Errorf("location %q, message %q: want the whole message at failmsg_test.go:15", b.Location, b.Message)
 	}
 	checkReplay(t, b.Replay, "fail")
 	// Logged, then failed: located at the failure, not at the log line.
 	s = sums["TestLogThenFail"]
-	if len(s.Bugs) != 1 || s.Bugs[0].Location != "failmsg_test.go:23" || !strings.Contains(s.Bugs[0].Message, "counted 1") {
-		t.Errorf("TestLogThenFail: want one fail at failmsg_test.go:23 whose message has the log line too, got %+v", s.Bugs)
+	if len(s.Bugs) != 1 || s.Bugs[0].Location != "failmsg_test.go:25" || !strings.Contains(s.Bugs[0].Message, "counted 1") {
+		t.Errorf("TestLogThenFail: want one fail at failmsg_test.go:25 whose message has the log line too, got %+v", s.Bugs)
+	}
+	// The same through an assertion package's own TestingT interface.
+	s = sums["TestLogThenAssert"]
+	if len(s.Bugs) != 1 || s.Bugs[0].Location != "failmsg_test.go:50" || !strings.Contains(s.Bugs[0].Message, "expected: 2") {
+		t.Errorf("TestLogThenAssert: want one fail at failmsg_test.go:50, got %+v", s.Bugs)
 	}
 }
 

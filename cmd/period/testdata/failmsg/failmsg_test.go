@@ -3,6 +3,8 @@ package failmsg
 import (
 	"sync"
 	"testing"
+
+	"example.com/failmsg/check"
 )
 
 // TestLostUpdate fails when the two increments interleave; its message is
@@ -15,7 +17,7 @@ func TestLostUpdate(t *testing.T) {
 }
 
 // TestLogThenFail logs the count before it fails: the fail is located at
-// the t.Errorf (line 23), not at the t.Logf before it.
+// the t.Errorf (line 25), not at the t.Logf before it.
 func TestLogThenFail(t *testing.T) {
 	got := countTwice()
 	t.Logf("counted %d", got)
@@ -37,4 +39,13 @@ func countTwice() int32 {
 	}
 	wg.Wait()
 	return c.Value()
+}
+
+// TestLogThenAssert fails through an assertion package that declares its
+// own TestingT (as testify's does): located at the check.Equal call (line
+// 50), not at the t.Logf.
+func TestLogThenAssert(t *testing.T) {
+	got := countTwice()
+	t.Logf("counted %d", got)
+	check.Equal(t, 2, got)
 }
