@@ -3,6 +3,7 @@
 package rt
 
 import (
+	"slices"
 	"sync"
 	"time"
 	"unsafe"
@@ -460,6 +461,7 @@ func Select(site string, hasDefault bool, cases ...Case) int {
 		g.unwind()
 	}
 	g.p = pending{op: strategy.OpSelect, site: site, cases: cases, hasDefault: hasDefault}
+	g.commit = 0
 	if len(cases) > 0 {
 		g.p.obj = uintptr(unsafe.Pointer(cases[0].ch))
 	}
@@ -482,7 +484,11 @@ func Select(site string, hasDefault bool, cases ...Case) int {
 	case 1:
 		k = ready[0]
 	default:
-		k = ready[e.choose(g, len(ready))]
+		if c := g.commit - 1; c >= 0 && slices.Contains(ready, c) {
+			k = c // Go handed it this case while it was blocked
+		} else {
+			k = ready[e.choose(g, len(ready))]
+		}
 	}
 	if k < 0 {
 		for _, c := range cases { // the default: g only looked at them
@@ -494,6 +500,11 @@ func Select(site string, hasDefault bool, cases ...Case) int {
 	if k >= 0 {
 		e.effect()
 		g.acted()
+		op := strategy.OpRecv
+		if cases[k].send {
+			op = strategy.OpSend
+		}
+		e.commitWaiters(g, cases[k].ch, op) // before touchChan wakes them
 		e.touchChan(cases[k].ch)
 		g.p.obj = uintptr(unsafe.Pointer(cases[k].ch))
 		e.firePartner(g, cases[k].ch, cases[k].send)

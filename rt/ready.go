@@ -236,6 +236,9 @@ func (e *engine) touch(key uintptr) {
 		if !r.g.blocked || r.g.blockGen != r.gen {
 			continue // stale: woken by another key since
 		}
+		if r.g.p.op == strategy.OpSelect && r.g.commit == 0 {
+			e.commitCase(r.g, key)
+		}
 		if r.g.spinPark {
 			if woken == spinWakeMax {
 				w.l[kept] = r // stays parked, first in line at the next write
@@ -249,6 +252,64 @@ func (e *engine) touch(key uintptr) {
 	}
 	clear(w.l[kept:])
 	w.l = w.l[:kept]
+}
+
+// commitCase records, for g blocked in a select, the case that key made
+// ready: Go's runtime completes a blocked select with the first of its
+// channels that becomes ready (a send hands its value to the waiting
+// receiver, a close wakes it), so a case that becomes ready later (a
+// context cancelled right after the value was sent) must not be chosen
+// instead when g runs (lestrrat-go/backoff's Continue after the last
+// retry). Buffered and closed channels only: an unbuffered one pairs its
+// partner directly (firePartner). e.mu is held.
+func (e *engine) commitCase(g *gstate, key uintptr) {
+	for i, c := range g.p.cases {
+		if c.ch != nil && chanKey(c.ch, c.send) == key && (c.ch.dataqsiz > 0 || c.ch.closed != 0) && e.chanReady(g, c.ch, c.send) {
+			g.commit = i + 1
+			return
+		}
+	}
+}
+
+// commitWaiters is commitCase for the operation op that next is about to do
+// on channel h (stepped, and a select's chosen case, run before it): on a
+// buffered channel a send hands its value to the first receiver waiting
+// and a receive frees a slot for the first sender waiting; a close wakes
+// every receiver. e.mu is held.
+func (e *engine) commitWaiters(next *gstate, h *hchan, op strategy.Op) {
+	if h == nil || h.closed != 0 || h.dataqsiz == 0 && op != strategy.OpClose {
+		return
+	}
+	var key uintptr
+	switch op {
+	case strategy.OpSend:
+		key = recvKey(h)
+	case strategy.OpRecv:
+		key = sendKey(h)
+	case strategy.OpClose:
+		key = recvKey(h)
+	}
+	w := e.rs.waitOn[key]
+	if w == nil {
+		return
+	}
+	for _, r := range w.l {
+		g := r.g
+		if !g.blocked || g.blockGen != r.gen || g == next {
+			continue
+		}
+		if g.p.op == strategy.OpSelect && g.commit == 0 {
+			for i, c := range g.p.cases {
+				if c.ch == h && c.send == (op == strategy.OpRecv) {
+					g.commit = i + 1
+					break
+				}
+			}
+		}
+		if op != strategy.OpClose {
+			return // the first in line gets the value (or the slot)
+		}
+	}
 }
 
 // touchChan: something happened on channel h that may let either side go.
@@ -307,6 +368,7 @@ func (e *engine) drainAsync() {
 func (e *engine) stepped(next *gstate) {
 	switch next.p.op {
 	case strategy.OpSend, strategy.OpRecv, strategy.OpClose:
+		e.commitWaiters(next, next.p.ch, next.p.op)
 		e.touchChan(next.p.ch)
 	case strategy.OpUnlock, strategy.OpRUnlock, strategy.OpLock, strategy.OpWGAdd, strategy.OpCondSignal:
 		e.touch(next.p.obj)

@@ -788,3 +788,17 @@ func TestConnectionDeadlinesAreVirtual(t *testing.T) {
 		})
 	}
 }
+
+// A select that waits is completed by the first of its channels to become
+// ready, as Go's runtime completes it: a close right after a send cannot
+// take the send's place, and the first receiver in line gets the value
+// (lestrrat-go/backoff's TestConstant failed: its Continue took the
+// cancelled context after the last retry's value). Each test fails on the
+// code before.
+func TestBlockedSelectTakesTheFirstReadyCase(t *testing.T) {
+	for _, st := range []string{"period", "random", "pct"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/selectcommit", 3, nil, "-budget", "50", "-strategy", st)
+		})
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/selectcommit
+
+go 1.25

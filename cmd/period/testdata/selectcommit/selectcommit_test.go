@@ -1,0 +1,75 @@
+package selectcommit
+
+import (
+	"testing"
+	"time"
+)
+
+// A select blocked on two channels is completed by the first that becomes
+// ready: a value sent on a buffered channel goes to the waiting select,
+// and a close right after it cannot take its place (lestrrat-go/backoff's
+// Continue after the last retry). Natively the select below always waits
+// before the sender wakes, so it always takes next.
+
+func TestSendThenClose(t *testing.T) {
+	next := make(chan struct{}, 1)
+	done := make(chan struct{})
+	go func() {
+		time.Sleep(10 * time.Millisecond)
+		next <- struct{}{}
+		close(done)
+	}()
+	select {
+	case <-done:
+		t.Fatal("done chosen, but next was ready first while the select waited")
+	case <-next:
+	}
+}
+
+// The same with the value sent by a select, as a loop that also watches a
+// context sends it.
+func TestSelectSendThenClose(t *testing.T) {
+	next := make(chan struct{}, 1)
+	done := make(chan struct{})
+	stop := make(chan struct{})
+	go func() {
+		time.Sleep(10 * time.Millisecond)
+		select {
+		case <-stop:
+			return
+		case next <- struct{}{}:
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+		t.Fatal("done chosen, but next was ready first while the select waited")
+	case <-next:
+	}
+}
+
+// Two receivers wait; the first in line gets the value, the second the
+// close.
+func TestFirstInLineGetsTheValue(t *testing.T) {
+	next := make(chan int, 1)
+	done := make(chan struct{})
+	got := make(chan string, 2)
+	for _, name := range []string{"first", "second"} {
+		go func() {
+			select {
+			case <-done:
+				got <- name + " done"
+			case <-next:
+				got <- name + " value"
+			}
+		}()
+		time.Sleep(time.Millisecond) // "first" waits before "second"
+	}
+	time.Sleep(10 * time.Millisecond)
+	next <- 1
+	close(done)
+	a, b := <-got, <-got
+	if a != "first value" && b != "first value" {
+		t.Fatalf("got %q and %q: the first receiver in line did not get the value", a, b)
+	}
+}
