@@ -802,3 +802,10 @@ func TestBlockedSelectTakesTheFirstReadyCase(t *testing.T) {
 		})
 	}
 }
+
+// A test that returns while a proxy's goroutines still wait for real, and
+// some of them end after it, gets its leak reported within seconds, not an
+// abandoned schedule after a minute (go-socks5's TestSOCKS5_Connect).
+func TestLeakAfterLateHooksIsReported(t *testing.T) {
+	checkLangProgram(t, "testdata/proxyleak", 1, map[string]string{"TestProxy": "leak"}, "-budget", "1")
+}

@@ -1,0 +1,3 @@
+module example.com/proxyleak
+
+go 1.25
