@@ -1571,9 +1571,9 @@ func (e *engine) watchdog() (stop func()) {
 	limit := e.cfg.watchdog
 	var idleSince time.Time
 	var idleHooks int64
-	var hookSeen int64    // hookCount at the last check
+	var hookSeen int64   // hookCount at the last check
 	var hookAt time.Time // when it last changed
-	var suspect *gstate // the goroutine a check found spinning (confirmed at the next)
+	var suspect *gstate  // the goroutine a check found spinning (confirmed at the next)
 	var suspectHooks int64
 	lastProgress, stalledSince := e.progress.Load(), time.Now()
 	var timer *time.Timer
