@@ -194,6 +194,12 @@ func armDeadline(x any, kind uint8, t time.Time, expire func()) {
 	vt := &vtimer{when: e.vnow() + int64(t.Sub(e.now())), expire: func() {
 		delete(e.connDeadlines, k)
 		expire()
+		// The expiry ends a real read or write: the clock waits again
+		// (a new outsideGrace) for what its goroutine does next, instead
+		// of jumping at once to the next timer, a later deadline of the
+		// peer that the answer would have beaten (soheilhy/cmux's
+		// TestTimeout).
+		e.graceFrom = time.Time{}
 	}}
 	e.connDeadlines[k] = vt
 	e.clock.add(vt)

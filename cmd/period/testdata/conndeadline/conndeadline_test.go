@@ -102,3 +102,29 @@ func TestDeadlineCleared(t *testing.T) {
 		t.Fatalf("read: %v", err)
 	}
 }
+
+// The server's deadline expires first and its reply beats the client's
+// later deadline, as on a machine (soheilhy/cmux's TestTimeout: a sniffer
+// times out after 500 ms and the fallback matcher answers). Before, the
+// clock fired the server's deadline and, seeing both ends still blocked
+// for real, jumped at once to the client's: the client timed out before
+// the server's read could return.
+func TestEarlierDeadlineAnswersFirst(t *testing.T) {
+	client, server := pair(t)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		server.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+		if _, err := server.Read(make([]byte, 1)); err == nil {
+			t.Error("the server read a byte nobody wrote")
+		}
+		server.SetReadDeadline(time.Time{})
+		server.Write([]byte("late"))
+	}()
+	client.SetReadDeadline(time.Now().Add(1500 * time.Millisecond))
+	buf := make([]byte, 4)
+	if _, err := client.Read(buf); err != nil {
+		t.Fatalf("client read: %v", err)
+	}
+	<-done
+}
