@@ -66,8 +66,9 @@ func withoutPeriod(pcs []uintptr) []uintptr {
 // Stack is runtime.Stack(buf, all) as go test would show it. Under
 // control, Period's frames are left out; a goroutine waiting in t.Run (the
 // parent of a subtest, which waits in TRun) shows testing.(*T).Run, as it
-// would; the helper goroutine TRun starts is not listed; and a goroutine
-// the program started is "created by" the function of its go statement.
+// would; neither the helper goroutine TRun starts nor the driver's is
+// listed; and a goroutine the program started is "created by" the function
+// of its go statement.
 // Code that lists goroutines and filters out the test's own (pion's
 // CheckRoutines, goleak-like helpers, matching "testing.(*T).Run(") then
 // sees the program's goroutines only.
@@ -96,6 +97,10 @@ func Stack(buf []byte, all bool) int {
 	}
 	return copy(buf, strings.Join(blocks, "\n\n")+"\n")
 }
+
+// driverFrame is in the frame of the test function Period's driver runs
+// every test from (instrument.DriverTest).
+var driverFrame = "." + strings.TrimSuffix(driverPrefix, "/") + "("
 
 // goStackView rewrites one goroutine's block of a stack dump (see Stack);
 // false drops it.
@@ -126,6 +131,10 @@ func goStackView(b string, creators map[string]string) (string, bool) {
 			// Both wait for a subtest that a helper goroutine runs.
 			out = append(out, "testing.(*T).Run(...)", "\t"+runtime.GOROOT()+"/src/testing/testing.go:0")
 		case isPeriodFrame(fn):
+		case strings.Contains(fn, driverFrame):
+			// The driver's goroutine waits in t.Run for the test, where go
+			// test has the main goroutine (listed too) wait: it is Period's.
+			return "", false
 		default:
 			out = append(out, fn)
 			if file != "" {

@@ -132,3 +132,19 @@ func TestSubtestListsGoroutines(t *testing.T) {
 		<-done
 	})
 }
+
+// Leak checkers that keep every goroutine whose stack does not contain
+// main.main() (soheilhy/cmux's leakCheck, from grpc's) see no goroutine of
+// Period's driver: under go test the test's parent is the main goroutine.
+// Before, the driver's goroutine waiting in t.Run was listed, and its
+// header changed once it had waited a minute ("[chan receive, 1
+// minutes]"), which such a checker took for a new, leaked goroutine.
+func TestOnlyTheMainGoroutineWaitsForTheTest(t *testing.T) {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	for i, g := range strings.Split(string(buf), "\n\n") {
+		if i > 0 && !strings.Contains(g, "main.main()") {
+			t.Errorf("goroutine other than the main one: %s", g)
+		}
+	}
+}
