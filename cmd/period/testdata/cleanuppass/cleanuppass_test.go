@@ -1,0 +1,65 @@
+// Package cleanuppass has goroutines that go on after the test returned:
+// one with a finite pass over what the test built, one that never stops.
+package cleanuppass
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+type table struct {
+	mu    sync.RWMutex
+	items map[int]int
+}
+
+func (t *table) add(k int) {
+	t.mu.Lock()
+	t.items[k] = k
+	t.mu.Unlock()
+}
+
+func (t *table) get(k int) int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.items[k]
+}
+
+// sweep visits every item under the read lock, one lock at a time, as a
+// cache's expiration pass does (muesli/cache2go's expirationCheck).
+func (t *table) sweep(keys []int) int {
+	n := 0
+	for _, k := range keys {
+		t.mu.RLock()
+		n += t.items[k]
+		t.mu.RUnlock()
+	}
+	return n
+}
+
+// The sweep started at the end takes more key points than Period allowed
+// after a test (200,000) but fewer than the test took: natively it ends
+// within milliseconds of the test. Before, it was reported as a leak
+// ("a loop or a spin nobody stops").
+func TestSweepAfterReturn(t *testing.T) {
+	const n = 110_000
+	tab := &table{items: map[int]int{}}
+	keys := make([]int, n)
+	for i := range keys {
+		keys[i] = i
+		tab.add(i)
+		if tab.get(i) != i {
+			t.Fatalf("item %d lost", i)
+		}
+	}
+	go tab.sweep(keys)
+}
+
+// A worker spinning on a flag nobody sets after the test is still a leak.
+func TestSpinAfterReturn(t *testing.T) {
+	var stop atomic.Bool
+	go func() {
+		for !stop.Load() {
+		}
+	}()
+}

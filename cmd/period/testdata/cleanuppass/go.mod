@@ -1,0 +1,3 @@
+module example.com/cleanuppass
+
+go 1.25
