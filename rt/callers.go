@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Under control a test function is called by Period's engine, and the
@@ -77,6 +78,9 @@ func Stack(buf []byte, all bool) int {
 	if !e.active.Load() && !e.prelude.Load() {
 		return runtime.Stack(buf, all)
 	}
+	if all {
+		e.awaitRegistered()
+	}
 	raw := runtimeStack(all)
 	e.mu.Lock()
 	creators := map[string]string{} // goroutine id -> "created by" line
@@ -101,6 +105,24 @@ func Stack(buf []byte, all bool) int {
 // driverFrame is in the frame of the test function Period's driver runs
 // every test from (instrument.DriverTest).
 var driverFrame = "." + strings.TrimSuffix(driverPrefix, "/") + "("
+
+// awaitRegistered waits, for at most a second, until every goroutine
+// spawned has run far enough to be known by its id: before, its block of
+// the dump has only Period's frames and would be dropped, where go test
+// lists a goroutine from its go statement on (fortytw2/leaktest's own test
+// checked at once for the goroutine it had just started, and missed it).
+func (e *engine) awaitRegistered() {
+	deadline := time.Now().Add(time.Second)
+	for {
+		e.mu.Lock()
+		n := e.unregistered
+		e.mu.Unlock()
+		if n <= 0 || time.Now().After(deadline) {
+			return
+		}
+		runtime.Gosched()
+	}
+}
 
 // goStackView rewrites one goroutine's block of a stack dump (see Stack);
 // false drops it.

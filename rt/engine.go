@@ -230,6 +230,7 @@ type engine struct {
 	realDeadlines []realDeadline              // Done channels of contexts with a real deadline that controlled goroutines took (realdeadline.go)
 	fileKinds     map[*os.File]bool           // per file used in this run: a pipe or a socket (realio.go)
 	connDeadlines map[connDeadlineKey]*vtimer // deadlines of the standard library's connections, on the virtual clock (realio.go)
+	unregistered  int                         // goroutines spawned that have not yet run far enough to be in byGoid (Stack waits for them)
 	signalAt      time.Time                   // when the process last sent itself a signal (SyscallKill)
 	gcAt          time.Time                   // when a controlled goroutine last called runtime.GC (collected)
 	seq           uint64
@@ -1159,6 +1160,7 @@ func (e *engine) spawn(parent *gstate, site string, f func(), creator uintptr) *
 	g.seq = e.seq
 	e.parked(g)
 	e.exited.Add(1)
+	e.unregistered++
 	go e.goroutineMain(g, f, e.exited)
 	return g
 }
@@ -1168,6 +1170,7 @@ func (e *engine) goroutineMain(g *gstate, f func(), exited *sync.WaitGroup) {
 	e.mu.Lock()
 	g.goid = goid()
 	e.byGoid[g.goid] = g
+	e.unregistered--
 	if e.finished || g.abort {
 		g.status = gDone
 		e.mu.Unlock()

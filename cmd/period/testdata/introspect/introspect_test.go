@@ -148,3 +148,19 @@ func TestOnlyTheMainGoroutineWaitsForTheTest(t *testing.T) {
 		}
 	}
 }
+
+// A goroutine is in the dump from its go statement on, before it first
+// runs (fortytw2/leaktest's test lists goroutines right after starting a
+// leaky one). Before, Period's dump left it out until it had started.
+func TestNewGoroutineIsListedAtOnce(t *testing.T) {
+	block := make(chan struct{})
+	defer close(block)
+	for i := 0; i < 3; i++ {
+		go func() { <-block }()
+		buf := make([]byte, 1<<20)
+		buf = buf[:runtime.Stack(buf, true)]
+		if n := strings.Count(string(buf), "created by example.com/introspect.TestNewGoroutineIsListedAtOnce"); n != i+1 {
+			t.Fatalf("%d goroutines listed after starting %d:\n%s", n, i+1, buf)
+		}
+	}
+}
