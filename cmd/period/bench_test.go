@@ -56,3 +56,55 @@ func TestBenchSmoke(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchScaling runs period bench -scaling on one small benchmark
+// program: -p 1 and -p 2 must find the same first bugs, the tables must be
+// written, and -render must write them again from results.json alone.
+func TestBenchScaling(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a benchmark program")
+	}
+	root, _ := filepath.Abs("../..")
+	out := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"bench", "-scaling", "-strategies", "pct,dfs", "-budget", "20", "-seeds", "1", "-o", out,
+		filepath.Join(root, "bench", "goctxleak")}, &stdout, &stderr)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	r, err := bench.ReadJSON(filepath.Join(out, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := r.Scaling
+	if sc == nil || len(sc.Runs) != 2 || sc.Differ != 0 {
+		t.Fatalf("scaling: %+v, want 2 runs (pct on the 2 tests) and no difference", sc)
+	}
+	for _, run := range sc.Runs {
+		if run.P1.Error != "" || run.P2.Error != "" || run.Diff != "" || run.P1.Procs != 1 || run.P2.Procs != 2 {
+			t.Errorf("%s: %+v", run.Test, run)
+		}
+		if run.P1.First != run.P2.First || run.P1.Schedules != run.P2.Schedules {
+			t.Errorf("%s: first bug at %d (of %d schedules) with -p 1, at %d (of %d) with -p 2", run.Test, run.P1.First, run.P1.Schedules, run.P2.First, run.P2.Schedules)
+		}
+		if (run.P1.First > 0) != (run.Want == "leak") {
+			t.Errorf("%s (wants %s): first bug %s at %d", run.Test, run.Want, run.P1.FirstKind, run.P1.First)
+		}
+	}
+	if len(sc.Spaces) == 0 || len(sc.Spaces[0].Sim) != len(bench.ScalingWorkers) || sc.Spaces[0].Start <= 0 || sc.Merge <= 0 {
+		t.Fatalf("no simulated space: %+v", sc)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "results.md"))
+	for _, want := range []string{"## Scaling: `-p 1` against `-p 2`", "in all 2 explorations compared", "### Exhausting the largest bounded spaces", "| goctxleak First"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("results.md lacks %q:\n%s", want, md)
+		}
+	}
+	again := t.TempDir()
+	if code := run([]string{"bench", "-render", filepath.Join(out, "results.json"), "-o", again}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("-render: exit %d: %s", code, stderr.String())
+	}
+	if md2, _ := os.ReadFile(filepath.Join(again, "results.md")); string(md2) != string(md) {
+		t.Errorf("-render wrote:\n%s\nwant:\n%s", md2, md)
+	}
+}

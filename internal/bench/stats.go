@@ -65,10 +65,7 @@ func (c Cell) Stat() Stat {
 		st.Elapsed += t.Elapsed
 	}
 	st.First, st.Buggy, st.Schedules = rangeOf(first), rangeOf(buggy), rangeOf(scheds)
-	if len(per) > 0 {
-		sort.Float64s(per)
-		st.PerSched = per[(len(per)-1)/2]
-	}
+	st.PerSched = median(per)
 	return st
 }
 
