@@ -16,20 +16,9 @@ func TestBenchSmoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores two benchmark programs")
 	}
-	root, _ := filepath.Abs("../..")
-	out := t.TempDir()
-	var stdout, stderr bytes.Buffer
-	code := run([]string{"bench", "-strategies", "random,dfs", "-budget", "30", "-seeds", "2", "-o", out,
-		filepath.Join(root, "bench", "goctxleak"), filepath.Join(root, "bench", "deadlock01")}, &stdout, &stderr)
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	if !strings.Contains(stderr.String(), "bench: [1/9 ") {
-		t.Errorf("no progress lines on stderr:\n%s", stderr.String())
-	}
-	r, err := bench.ReadJSON(filepath.Join(out, "results.json"))
-	if err != nil {
-		t.Fatal(err)
+	out, stderr, r := runBench(t, []string{"goctxleak", "deadlock01"}, "-strategies", "random,dfs", "-budget", "30", "-seeds", "2")
+	if !strings.Contains(stderr, "bench: [1/9 ") {
+		t.Errorf("no progress lines on stderr:\n%s", stderr)
 	}
 	// 3 annotated tests x 2 strategies; random runs 2 seeds, dfs (seed-free) one.
 	if len(r.Tests) != 3 || len(r.Cells) != 6 {
@@ -64,18 +53,7 @@ func TestBenchScaling(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a benchmark program")
 	}
-	root, _ := filepath.Abs("../..")
-	out := t.TempDir()
-	var stdout, stderr bytes.Buffer
-	code := run([]string{"bench", "-scaling", "-strategies", "pct,dfs", "-budget", "20", "-seeds", "1", "-o", out,
-		filepath.Join(root, "bench", "goctxleak")}, &stdout, &stderr)
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	r, err := bench.ReadJSON(filepath.Join(out, "results.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	out, _, r := runBench(t, []string{"goctxleak"}, "-scaling", "-strategies", "pct,dfs", "-budget", "20", "-seeds", "1")
 	sc := r.Scaling
 	if sc == nil || len(sc.Runs) != 2 || sc.Differ != 0 {
 		t.Fatalf("scaling: %+v, want 2 runs (pct on the 2 tests) and no difference", sc)
@@ -101,10 +79,33 @@ func TestBenchScaling(t *testing.T) {
 		}
 	}
 	again := t.TempDir()
+	var stdout, stderr bytes.Buffer
 	if code := run([]string{"bench", "-render", filepath.Join(out, "results.json"), "-o", again}, &stdout, &stderr); code != exitOK {
 		t.Fatalf("-render: exit %d: %s", code, stderr.String())
 	}
 	if md2, _ := os.ReadFile(filepath.Join(again, "results.md")); string(md2) != string(md) {
 		t.Errorf("-render wrote:\n%s\nwant:\n%s", md2, md)
 	}
+}
+
+// runBench runs period bench with flags on the benchmark programs pkgs
+// (directories of bench/), writing into a temporary directory, and returns
+// that directory, the progress lines and the results.
+func runBench(t *testing.T, pkgs []string, flags ...string) (out, stderr string, r *bench.Results) {
+	t.Helper()
+	root, _ := filepath.Abs("../..")
+	out = t.TempDir()
+	args := append(append([]string{"bench"}, flags...), "-o", out)
+	for _, p := range pkgs {
+		args = append(args, filepath.Join(root, "bench", p))
+	}
+	var so, se bytes.Buffer
+	if code := run(args, &so, &se); code != exitOK {
+		t.Fatalf("exit %d: %s", code, se.String())
+	}
+	r, err := bench.ReadJSON(filepath.Join(out, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, se.String(), r
 }

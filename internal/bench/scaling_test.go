@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -155,7 +154,7 @@ func TestScalingMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := b.String()
-	for _, want := range []string{
+	lacks(t, "results.md", md,
 		"## Scaling: `-p 1` against `-p 2`, and many workers simulated",
 		"in all 2 explorations compared.",
 		"at the end of these measurements: 0.5 0.4 0.3 -> 0.6 0.5 0.4.",
@@ -167,12 +166,7 @@ func TestScalingMarkdown(t *testing.T) {
 		// 2 ms of work, 4 ms starts: one worker takes 4 + 2 + 0.02 ms, and
 		// nobody steals (the rest is worth less than two starts).
 		"| reorder Reorder (dfs) | 4 | 0.002 | 4.0 | 0.006 (1.00x; process starts) | 0.006 (1.00x; process starts) | 0.006 (1.00x; process starts) | 1 worker (process starts) |",
-		"5.00 µs per schedule",
-	} {
-		if !strings.Contains(md, want) {
-			t.Errorf("results.md lacks %q:\n%s", want, md)
-		}
-	}
+		"5.00 µs per schedule")
 	if strings.Contains(md, "WARNING") || strings.Contains(md, "DIFFERENT") {
 		t.Errorf("a warning without a difference:\n%s", md)
 	}
@@ -183,12 +177,7 @@ func TestScalingMarkdown(t *testing.T) {
 	r.Scaling.Differ = 1
 	b.Reset()
 	WriteMarkdown(&b, r, "")
-	md = b.String()
-	for _, want := range []string{"**WARNING: on 1 of 2 explorations `-p 2` did not find what `-p 1` found", "| **DIFFERENT**: bugs "} {
-		if !strings.Contains(md, want) {
-			t.Errorf("results.md lacks %q:\n%s", want, md)
-		}
-	}
+	lacks(t, "results.md", b.String(), "**WARNING: on 1 of 2 explorations `-p 2` did not find what `-p 1` found", "| **DIFFERENT**: bugs ")
 	// Without -scaling there is no section.
 	b.Reset()
 	WriteMarkdown(&b, handMade(), "")
@@ -197,22 +186,11 @@ func TestScalingMarkdown(t *testing.T) {
 	}
 }
 
-// TestScalingRender: the section is written again from results.json alone
-// (period bench -render), and the stored model results are those of the
-// stored costs.
-func TestScalingRender(t *testing.T) {
-	dir := t.TempDir()
-	r := withScaling()
-	if _, err := WriteAll(dir, r); err != nil {
-		t.Fatal(err)
-	}
-	back, err := ReadJSON(filepath.Join(dir, "results.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(back.Scaling, r.Scaling) {
-		t.Errorf("the scaling section does not read back:\n%+v\n%+v", back.Scaling, r.Scaling)
-	}
+// checkRender checks that the scaling section of r, read back from
+// results.json as back, is written again the same (period bench -render),
+// and that the stored model results are those of the stored costs.
+func checkRender(t *testing.T, r, back *Results) {
+	t.Helper()
 	var a, b bytes.Buffer
 	WriteMarkdown(&a, r, "")
 	WriteMarkdown(&b, back, "")
@@ -240,5 +218,15 @@ func TestLargestSpaces(t *testing.T) {
 	}
 	if sps[0].PerSchedule || sps[0].Costs[0] != 50 || !sps[1].PerSchedule || sps[1].Costs[3] != 100 {
 		t.Errorf("costs: %v %v (µs), per schedule %v %v; want the mean (2.1 ms / 42) then the measured ones", sps[0].Costs[:3], sps[1].Costs[:3], sps[0].PerSchedule, sps[1].PerSchedule)
+	}
+}
+
+// lacks reports each of wants that text (named what) does not contain.
+func lacks(t *testing.T, what, text string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, text)
+		}
 	}
 }
