@@ -396,6 +396,7 @@ type scaleSum struct {
 	n, scheds              int
 	el1, el2, wall1, wall2 float64
 	firsts                 []int
+	speedups               []float64 // each exploration's
 }
 
 func (s *scaleSum) add(run ScaleRun) {
@@ -404,6 +405,9 @@ func (s *scaleSum) add(run ScaleRun) {
 	s.el1, s.el2, s.wall1, s.wall2 = s.el1+run.P1.Elapsed, s.el2+run.P2.Elapsed, s.wall1+run.P1.Wall, s.wall2+run.P2.Wall
 	if run.P1.First > 0 {
 		s.firsts = append(s.firsts, run.P1.First)
+	}
+	if run.P1.Elapsed > 0 && run.P2.Elapsed > 0 {
+		s.speedups = append(s.speedups, run.P1.Elapsed/run.P2.Elapsed)
 	}
 }
 
@@ -432,7 +436,7 @@ func writeScaleSums(p printf, sc *Scaling) {
 	}
 	row := func(name string, s *scaleSum, bug bool) {
 		if s == nil || s.n == 0 {
-			p("| %s | 0 | | | | | | | |\n", name)
+			p("| %s | 0 | | | | | | | | |\n", name)
 			return
 		}
 		mid := fmt.Sprint(s.scheds)
@@ -444,11 +448,16 @@ func writeScaleSums(p printf, sc *Scaling) {
 		if !bug {
 			a, b = rate(s.scheds, s.el1), rate(s.scheds, s.el2)
 		}
-		p("| %s | %d | %s | %s | %s | %s | %.2f | %.2f | %s |\n", name, s.n, mid, a, b, ratio(s.el1, s.el2), s.wall1, s.wall2, ratio(s.wall1, s.wall2))
+		each := "-"
+		if g, lo, hi := geoRange(s.speedups); g > 0 {
+			each = fmt.Sprintf("%.2fx (%.2f-%.2f)", g, lo, hi)
+		}
+		p("| %s | %d | %s | %s | %s | %s | %s | %.2f | %.2f | %s |\n", name, s.n, mid, a, b, ratio(s.el1, s.el2), each, s.wall1, s.wall2, ratio(s.wall1, s.wall2))
 	}
 	p("Explorations that ran the whole budget without a bug: schedules per second of exploring (`Schedules / Elapsed` summed over them; " +
-		"with `-p 2` `Elapsed` is the split's, its rounds' process starts included), and the runner's wall time. Speed-up: `-p 1`'s time over `-p 2`'s.\n\n")
-	p("| strategy | explorations | schedules | `-p 1` schedules/s | `-p 2` schedules/s | speed-up | `-p 1` wall s | `-p 2` wall s | speed-up (wall) |\n|---|---|---|---|---|---|---|---|---|\n")
+		"with `-p 2` `Elapsed` is the split's, its rounds' process starts included), and the runner's wall time. Speed-up: `-p 1`'s time over `-p 2`'s, " +
+		"of the sums and, per exploration, their geometric mean (min-max).\n\n")
+	p("| strategy | explorations | schedules | `-p 1` schedules/s | `-p 2` schedules/s | speed-up | per exploration | `-p 1` wall s | `-p 2` wall s | speed-up (wall) |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	per, all := sums(false)
 	for _, s := range strategies {
 		row(s, per[s], false)
@@ -456,7 +465,7 @@ func writeScaleSums(p printf, sc *Scaling) {
 	row("**all**", all, false)
 	p("\nExplorations that found a bug: the time to the first bug (`Elapsed` of an exploration that stopped there, summed over them; the schedule numbers are the same with both), " +
 		"and the runner's wall time, which adds the confirmation of the bug in a fresh process.\n\n")
-	p("| strategy | explorations | median first-bug schedule | `-p 1` s | `-p 2` s | speed-up | `-p 1` wall s | `-p 2` wall s | speed-up (wall) |\n|---|---|---|---|---|---|---|---|---|\n")
+	p("| strategy | explorations | median first-bug schedule | `-p 1` s | `-p 2` s | speed-up | per exploration | `-p 1` wall s | `-p 2` wall s | speed-up (wall) |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	per, all = sums(true)
 	for _, s := range strategies {
 		row(s, per[s], true)
@@ -467,7 +476,7 @@ func writeScaleSums(p printf, sc *Scaling) {
 
 // writeScaleRuns writes one row per exploration pair.
 func writeScaleRuns(p printf, r *Results, sc *Scaling) {
-	p("<details><summary>Every exploration (%d tests x strategies)</summary>\n\n", len(sc.Runs))
+	p("<details><summary>Every exploration (%d: tests x strategies)</summary>\n\n", len(sc.Runs))
 	p("| test | strategy | schedules | first bug | `-p 1` s | `-p 1` schedules/s | `-p 2` s | `-p 2` schedules/s | speed-up | `-p 1` wall s | `-p 2` wall s | `-p 2` = `-p 1` |\n")
 	p("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, run := range sc.Runs {

@@ -143,6 +143,7 @@ func withScaling() *Results {
 		Runs: []ScaleRun{
 			run("TestReorder", "fail", "random", 40, 0.004, 0.002, ""),
 			run("TestOK", "none", "random", 0, 0.01, 0.008, ""),
+			run("TestOK", "none", "pct", 0, 0.01, 0.02, ""),
 		},
 		Spaces: []Space{sp}}
 	return r
@@ -156,12 +157,15 @@ func TestScalingMarkdown(t *testing.T) {
 	md := b.String()
 	lacks(t, "results.md", md,
 		"## Scaling: `-p 1` against `-p 2`, and many workers simulated",
-		"in all 2 explorations compared.",
+		"in all 3 explorations compared.",
 		"at the end of these measurements: 0.5 0.4 0.3 -> 0.6 0.5 0.4.",
 		// 100 schedules in 0.01 s and 0.008 s; walls 0.02 and 0.028.
-		"| random | 1 | 100 | 10000 | 12500 | 1.25x | 0.02 | 0.03 | 0.71x |",
+		"| random | 1 | 100 | 10000 | 12500 | 1.25x | 1.25x (1.25-1.25) | 0.02 | 0.03 | 0.71x |",
+		// With pct's 100 in 0.01 s and 0.02 s: 0.02 s against 0.028 s
+		// (walls 0.04 and 0.068), and the geometric mean of 1.25 and 0.5.
+		"| **all** | 2 | 200 | 10000 | 7143 | 0.71x | 0.79x (0.50-1.25) | 0.04 | 0.07 | 0.59x |",
 		// The first bug at schedule 40 in 0.004 s and 0.002 s.
-		"| random | 1 | 40 | 0.004 | 0.002 | 2.00x | 0.01 | 0.02 | 0.64x |",
+		"| random | 1 | 40 | 0.004 | 0.002 | 2.00x | 2.00x (2.00-2.00) | 0.01 | 0.02 | 0.64x |",
 		"| reorder | random | 40 | fail at 40 | 0.004 | 10000 | 0.002 | 20000 | 2.00x | 0.01 | 0.02 | yes |",
 		// 2 ms of work, 4 ms starts: one worker takes 4 + 2 + 0.02 ms, and
 		// nobody steals (the rest is worth less than two starts).
@@ -177,7 +181,7 @@ func TestScalingMarkdown(t *testing.T) {
 	r.Scaling.Differ = 1
 	b.Reset()
 	WriteMarkdown(&b, r, "")
-	lacks(t, "results.md", b.String(), "**WARNING: on 1 of 2 explorations `-p 2` did not find what `-p 1` found", "| **DIFFERENT**: bugs ")
+	lacks(t, "results.md", b.String(), "**WARNING: on 1 of 3 explorations `-p 2` did not find what `-p 1` found", "| **DIFFERENT**: bugs ")
 	// Without -scaling there is no section.
 	b.Reset()
 	WriteMarkdown(&b, handMade(), "")
