@@ -68,6 +68,9 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if err != nil {
 			return fail(err)
 		}
+		if r.Scaling != nil {
+			r.Scaling.Simulate() // the model's results follow the model, from what was measured
+		}
 		res = r
 	} else {
 		names := strings.Split(*strategies, ",")

@@ -510,8 +510,8 @@ func writeSpaces(p printf, sc *Scaling) {
 		"fed to the model of `internal/bench/simulate.go`: schedule 1 runs alone, then idle workers steal half of the busiest worker's schedules not yet started "+
 		"(work-stealing over subtrees, optimistic: any split point), each unit paying a process start of the test binary "+
 		"(measured: median of %d runs of zero schedules through the runner), and one coordinator merges the schedules' reports "+
-		"one after another as they arrive (measured: %.2f µs per schedule, `runner.MergeCost`). Cells: simulated seconds (speed-up over 1 worker; the term that bounds it: "+
-		"the workers' share of the *work*, a *process start*, or the *merge*).\n\n", procStartRuns, sc.Merge*1e6)
+		"one after another as they arrive (measured: %.2f µs per schedule, `runner.MergeCost`). Cells: simulated seconds (speed-up over 1 worker; the largest term of the lower bound: "+
+		"the workers' share of the *work*, the *longest schedule*, a *process start*, or the *merge*).\n\n", procStartRuns, sc.Merge*1e6)
 	p("| space | schedules | work s | process start ms |")
 	for _, w := range sc.Workers {
 		p(" %d worker%s |", w, plural(w))
@@ -538,7 +538,7 @@ func writeSpaces(p printf, sc *Scaling) {
 	}
 	p("\nStops scaling at: the fewest workers at which a worker's share of the work falls below one process start (work / start: coordination dominates), " +
 		"the coordinator's merge of every schedule takes longer than a worker's share (mean cost / merge per schedule: the merge dominates), " +
-		"or workers outnumber schedules.\n\n")
+		"a share is shorter than the longest schedule, which one worker runs whole (work / longest), or workers outnumber schedules.\n\n")
 }
 
 // stopsAt names the model's first limit for sp.
@@ -547,9 +547,9 @@ func stopsAt(sp Space) string {
 		w    float64
 		what string
 	}
-	ls := []limit{{sp.CoordLimit, "process starts"}, {sp.MergeLimit, "merge"}, {float64(sp.Schedules), "schedules"}}
-	best := ls[2]
-	for _, l := range ls[:2] {
+	ls := []limit{{sp.CoordLimit, "process starts"}, {sp.MergeLimit, "merge"}, {sp.LongestLimit, "longest schedule"}, {float64(sp.Schedules), "schedules"}}
+	best := ls[3]
+	for _, l := range ls[:3] {
 		if l.w > 0 && l.w < best.w {
 			best = l
 		}

@@ -83,8 +83,9 @@ type Space struct {
 	Start float64
 	Sim   []Sim // one per Scaling.Workers
 	// Where the model stops scaling (Model.Limits), in workers.
-	CoordLimit float64
-	MergeLimit float64
+	CoordLimit   float64
+	MergeLimit   float64
+	LongestLimit float64
 }
 
 const (
@@ -146,7 +147,8 @@ func measureScaling(ctx context.Context, targets []target, res *Results, opts Op
 		if err != nil {
 			return sc, err
 		}
-		sp.simulate(Model{Start: start, Merge: sc.Merge}, sc.Workers)
+		sp.Start = start
+		sp.simulate(sc.model(sp), sc.Workers)
 		opts.Progress("scaling: %s %s, %d schedules exhausted: a process start %.1fms, %s", sp.Test, sp.Strategy, sp.Schedules, start*1e3, sp.simLine())
 		sc.Spaces = append(sc.Spaces, sp)
 	}
@@ -261,6 +263,18 @@ func largestSpaces(res *Results, n int) []Space {
 	return out[:min(n, len(out))]
 }
 
+// model is the model of sp's exhaustion.
+func (sc *Scaling) model(sp Space) Model { return Model{Start: sp.Start, Merge: sc.Merge} }
+
+// Simulate runs the model again on the stored measurements of every space
+// (period bench -render: the model's results are derived, the costs,
+// process starts and merge cost are what was measured).
+func (sc *Scaling) Simulate() {
+	for i := range sc.Spaces {
+		sc.Spaces[i].simulate(sc.model(sc.Spaces[i]), sc.Workers)
+	}
+}
+
 // seconds are the costs of sp in seconds.
 func (sp *Space) seconds() []float64 {
 	s := make([]float64, len(sp.Costs))
@@ -273,14 +287,12 @@ func (sp *Space) seconds() []float64 {
 // simulate fills in the model's results for sp.
 func (sp *Space) simulate(m Model, workers []int) {
 	costs := sp.seconds()
-	sp.Start, sp.Work, sp.Sim = m.Start, 0, nil
-	for _, c := range costs {
-		sp.Work += c
-	}
+	sp.Start, sp.Sim = m.Start, nil
+	sp.Work, _ = workOf(costs)
 	for _, w := range workers {
 		sp.Sim = append(sp.Sim, m.Simulate(costs, w))
 	}
-	sp.CoordLimit, sp.MergeLimit = m.Limits(costs)
+	sp.CoordLimit, sp.MergeLimit, sp.LongestLimit = m.Limits(costs)
 }
 
 // simLine sums up the simulated times of sp.

@@ -99,9 +99,15 @@ func TestSimulateSaturates(t *testing.T) {
 	if s := m.Simulate(costsOf(1000), 256); s.Time < m.Merge*1000 || s.Bound != "merge" {
 		t.Errorf("merge dominates: %+v, want at least %v", s, m.Merge*1000)
 	}
-	coord, merge := Model{Start: 0.01, Merge: 1e-6}.Limits([]float64{0.1, 0.1})
-	if !near(coord, 20) || !near(merge, 1e5) {
-		t.Errorf("limits %v %v, want 20 and 100000", coord, merge)
+	coord, merge, longest := Model{Start: 0.01, Merge: 1e-6}.Limits([]float64{0.1, 0.1, 0.2})
+	if !near(coord, 40) || !near(merge, 4e5/3) || !near(longest, 2) {
+		t.Errorf("limits %v %v %v, want 40, 133333 and 2", coord, merge, longest)
+	}
+	// One schedule longer than the rest together: nothing helps.
+	costs = append(costsOf(100), 1.0)
+	m = Model{Start: 1e-4, Merge: 1e-7}
+	if s := m.Simulate(costs, 16); s.Bound != "longest schedule" || s.Time < m.Start+1 {
+		t.Errorf("a long schedule: %+v", s)
 	}
 }
 
@@ -202,9 +208,8 @@ func checkRender(t *testing.T, r, back *Results) {
 		t.Errorf("rendered from results.json:\n%s\nwant:\n%s", b.String(), a.String())
 	}
 	sp := back.Scaling.Spaces[0]
-	again := sp
-	again.simulate(Model{Start: sp.Start, Merge: back.Scaling.Merge}, back.Scaling.Workers)
-	if !reflect.DeepEqual(again, sp) {
+	back.Scaling.Simulate()
+	if again := back.Scaling.Spaces[0]; !reflect.DeepEqual(again, sp) {
 		t.Errorf("simulating the stored costs again: %+v, stored %+v", again, sp)
 	}
 }

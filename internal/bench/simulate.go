@@ -139,47 +139,54 @@ func (m Model) Lower(costs []float64, workers int) float64 {
 	if len(costs) == 0 || workers < 1 {
 		return 0
 	}
-	work, top := 0.0, 0.0
-	for _, c := range costs {
-		work += c
-		top = max(top, c)
-	}
+	work, top := workOf(costs)
 	return max(m.Start+costs[0]+(work-costs[0])/float64(workers), m.Start+top, m.Start+costs[0]+m.Merge*float64(len(costs)))
 }
 
 // bound names the largest of the lower bound's terms as the workers see
-// them: their share of the work, a process start, the merge.
+// them: their share of the work, a process start, the merge, the longest
+// schedule (which no worker can split).
 func (m Model) bound(costs []float64, workers int) string {
-	work := 0.0
-	for _, c := range costs {
-		work += c
+	work, top := workOf(costs)
+	terms := []struct {
+		t    float64
+		name string
+	}{{work / float64(max(workers, 1)), "work"}, {top, "longest schedule"}, {m.Start, "process starts"}, {m.Merge * float64(len(costs)), "merge"}}
+	best := terms[0]
+	for _, x := range terms[1:] {
+		if x.t > best.t {
+			best = x
+		}
 	}
-	share, merge := work/float64(max(workers, 1)), m.Merge*float64(len(costs))
-	switch {
-	case merge >= share && merge >= m.Start:
-		return "merge"
-	case m.Start >= share:
-		return "process starts"
-	}
-	return "work"
+	return best.name
 }
 
 // Limits are the numbers of workers beyond which the model stops scaling:
 // coord, where a worker's share of the work falls below one process start
 // (each worker pays at least one: coordination dominates); merge, where the
 // coordinator's merge of every schedule takes longer than a worker's share
-// (the serial merge dominates); beyond len(costs) workers some get no
-// schedule at all.
-func (m Model) Limits(costs []float64) (coord, merge float64) {
-	work := 0.0
-	for _, c := range costs {
-		work += c
-	}
+// (the serial merge dominates); longest, where a share is shorter than the
+// longest schedule, which one worker runs whole. Beyond len(costs) workers
+// some get no schedule at all.
+func (m Model) Limits(costs []float64) (coord, merge, longest float64) {
+	work, top := workOf(costs)
 	if m.Start > 0 {
 		coord = work / m.Start
 	}
 	if m.Merge > 0 && len(costs) > 0 {
 		merge = work / (m.Merge * float64(len(costs)))
 	}
-	return coord, merge
+	if top > 0 {
+		longest = work / top
+	}
+	return coord, merge, longest
+}
+
+// workOf is the sum and the largest of costs.
+func workOf(costs []float64) (work, top float64) {
+	for _, c := range costs {
+		work += c
+		top = max(top, c)
+	}
+	return work, top
 }
