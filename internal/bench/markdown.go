@@ -385,7 +385,7 @@ func writeScaling(p printf, r *Results) {
 		p(".\n\n")
 	}
 	if len(sc.Runs) > 0 {
-		writeScaleSums(p, sc)
+		writeScaleSums(p, sc, r.Budget)
 		writeScaleRuns(p, r, sc)
 	}
 	writeSpaces(p, sc)
@@ -395,7 +395,7 @@ func writeScaling(p printf, r *Results) {
 type scaleSum struct {
 	n, scheds              int
 	el1, el2, wall1, wall2 float64
-	firsts                 []int
+	stops                  []int     // schedules explored: where a bug stopped each, in the table of those
 	speedups               []float64 // each exploration's
 }
 
@@ -403,9 +403,7 @@ func (s *scaleSum) add(run ScaleRun) {
 	s.n++
 	s.scheds += run.P1.Schedules
 	s.el1, s.el2, s.wall1, s.wall2 = s.el1+run.P1.Elapsed, s.el2+run.P2.Elapsed, s.wall1+run.P1.Wall, s.wall2+run.P2.Wall
-	if run.P1.First > 0 {
-		s.firsts = append(s.firsts, run.P1.First)
-	}
+	s.stops = append(s.stops, run.P1.Schedules)
 	if run.P1.Elapsed > 0 && run.P2.Elapsed > 0 {
 		s.speedups = append(s.speedups, run.P1.Elapsed/run.P2.Elapsed)
 	}
@@ -413,7 +411,7 @@ func (s *scaleSum) add(run ScaleRun) {
 
 // writeScaleSums writes the summary tables: schedules per second where the
 // whole budget was explored, time to the first bug where one was found.
-func writeScaleSums(p printf, sc *Scaling) {
+func writeScaleSums(p printf, sc *Scaling, budget int) {
 	var strategies []string
 	for _, run := range sc.Runs {
 		if !slices.Contains(strategies, run.Strategy) {
@@ -423,7 +421,7 @@ func writeScaleSums(p printf, sc *Scaling) {
 	sums := func(bug bool) (map[string]*scaleSum, *scaleSum) {
 		per, all := map[string]*scaleSum{}, &scaleSum{}
 		for _, run := range sc.Runs {
-			if run.P1.Error != "" || run.P2.Error != "" || run.Diff != "" || (run.P1.First > 0) != bug {
+			if run.P1.Error != "" || run.P2.Error != "" || run.Diff != "" || run.P1.stoppedAtBug(budget) != bug {
 				continue
 			}
 			if per[run.Strategy] == nil {
@@ -441,8 +439,8 @@ func writeScaleSums(p printf, sc *Scaling) {
 		}
 		mid := fmt.Sprint(s.scheds)
 		if bug {
-			sort.Ints(s.firsts)
-			mid = fmt.Sprint(s.firsts[(len(s.firsts)-1)/2])
+			sort.Ints(s.stops)
+			mid = fmt.Sprint(s.stops[(len(s.stops)-1)/2])
 		}
 		a, b := fmt.Sprintf("%.3f", s.el1), fmt.Sprintf("%.3f", s.el2)
 		if !bug {
@@ -454,7 +452,7 @@ func writeScaleSums(p printf, sc *Scaling) {
 		}
 		p("| %s | %d | %s | %s | %s | %s | %s | %.2f | %.2f | %s |\n", name, s.n, mid, a, b, ratio(s.el1, s.el2), each, s.wall1, s.wall2, ratio(s.wall1, s.wall2))
 	}
-	p("Explorations that ran the whole budget without a bug: schedules per second of exploring (`Schedules / Elapsed` summed over them; " +
+	p("Explorations that did not stop at a bug (they ran the whole budget, or found only races, which do not end one): schedules per second of exploring (`Schedules / Elapsed` summed over them; " +
 		"with `-p 2` `Elapsed` is the split's, its rounds' process starts included), and the runner's wall time. Speed-up: `-p 1`'s time over `-p 2`'s, " +
 		"of the sums and, per exploration, their geometric mean (min-max).\n\n")
 	p("| strategy | explorations | schedules | `-p 1` schedules/s | `-p 2` schedules/s | speed-up | per exploration | `-p 1` wall s | `-p 2` wall s | speed-up (wall) |\n|---|---|---|---|---|---|---|---|---|---|\n")
@@ -463,9 +461,9 @@ func writeScaleSums(p printf, sc *Scaling) {
 		row(s, per[s], false)
 	}
 	row("**all**", all, false)
-	p("\nExplorations that found a bug: the time to the first bug (`Elapsed` of an exploration that stopped there, summed over them; the schedule numbers are the same with both), " +
+	p("\nExplorations that a bug stopped (after races, if any): the time to that bug (`Elapsed` of an exploration that stopped there, summed over them; the schedule numbers are the same with both), " +
 		"and the runner's wall time, which adds the confirmation of the bug in a fresh process.\n\n")
-	p("| strategy | explorations | median first-bug schedule | `-p 1` s | `-p 2` s | speed-up | per exploration | `-p 1` wall s | `-p 2` wall s | speed-up (wall) |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	p("| strategy | explorations | median schedule of the bug | `-p 1` s | `-p 2` s | speed-up | per exploration | `-p 1` wall s | `-p 2` wall s | speed-up (wall) |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	per, all = sums(true)
 	for _, s := range strategies {
 		row(s, per[s], true)

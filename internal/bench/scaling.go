@@ -193,6 +193,13 @@ func exploreP(ctx context.Context, tg target, s string, p int, opts Options, out
 	return pr
 }
 
+// stoppedAtBug tells whether a bug ended the exploration (of a budget of
+// budget schedules) at its last schedule, so that its time is the time to
+// that bug: races, which do not end one, may come before it.
+func (a PRun) stoppedAtBug(budget int) bool {
+	return a.First > 0 && (a.Schedules < budget || a.Schedules == a.First)
+}
+
 // differ says how b's exploration differs from a's: "" when they are the
 // same (schedules, bugs and where they were found) or when either failed
 // to run, which is no verdict on -p.

@@ -135,8 +135,11 @@ func withScaling() *Results {
 	r := handMade()
 	run := func(test, want, s string, first int, el1, el2 float64, diff string) ScaleRun {
 		p1 := PRun{Procs: 1, Schedules: 100, Elapsed: el1, Wall: el1 + 0.01}
+		if first > 0 && want != "race" { // a race does not end an exploration
+			p1.Schedules = first
+		}
 		if first > 0 {
-			p1.Schedules, p1.First, p1.FirstKind, p1.Bugs = first, first, want, []string{fmt.Sprintf("%s at x.go:1, schedule %d", want, first)}
+			p1.First, p1.FirstKind, p1.Bugs = first, want, []string{fmt.Sprintf("%s at x.go:1, schedule %d", want, first)}
 		}
 		p2 := p1
 		p2.Procs, p2.Elapsed, p2.Wall = 2, el2, el2+0.02
@@ -150,6 +153,7 @@ func withScaling() *Results {
 			run("TestReorder", "fail", "random", 40, 0.004, 0.002, ""),
 			run("TestOK", "none", "random", 0, 0.01, 0.008, ""),
 			run("TestOK", "none", "pct", 0, 0.01, 0.02, ""),
+			run("TestRace", "race", "random", 1, 0.01, 0.01, ""),
 		},
 		Spaces: []Space{sp}}
 	return r
@@ -163,13 +167,15 @@ func TestScalingMarkdown(t *testing.T) {
 	md := b.String()
 	lacks(t, "results.md", md,
 		"## Scaling: `-p 1` against `-p 2`, and many workers simulated",
-		"in all 3 explorations compared.",
+		"in all 4 explorations compared.",
 		"at the end of these measurements: 0.5 0.4 0.3 -> 0.6 0.5 0.4.",
-		// 100 schedules in 0.01 s and 0.008 s; walls 0.02 and 0.028.
-		"| random | 1 | 100 | 10000 | 12500 | 1.25x | 1.25x (1.25-1.25) | 0.02 | 0.03 | 0.71x |",
-		// With pct's 100 in 0.01 s and 0.02 s: 0.02 s against 0.028 s
-		// (walls 0.04 and 0.068), and the geometric mean of 1.25 and 0.5.
-		"| **all** | 2 | 200 | 10000 | 7143 | 0.71x | 0.79x (0.50-1.25) | 0.04 | 0.07 | 0.59x |",
+		// 100 schedules in 0.01 s and 0.008 s (walls 0.02 and 0.028), and
+		// the race's 100 (it did not stop the exploration) in 0.01 s with
+		// both (walls 0.02 and 0.03): speed-ups 1.25 and 1.
+		"| random | 2 | 200 | 10000 | 11111 | 1.11x | 1.12x (1.00-1.25) | 0.04 | 0.06 | 0.69x |",
+		// With pct's 100 in 0.01 s and 0.02 s: 0.03 s against 0.038 s
+		// (walls 0.06 and 0.098), and the geometric mean of 1.25, 1 and 0.5.
+		"| **all** | 3 | 300 | 10000 | 7895 | 0.79x | 0.85x (0.50-1.25) | 0.06 | 0.10 | 0.61x |",
 		// The first bug at schedule 40 in 0.004 s and 0.002 s.
 		"| random | 1 | 40 | 0.004 | 0.002 | 2.00x | 2.00x (2.00-2.00) | 0.01 | 0.02 | 0.64x |",
 		"| reorder | random | 40 | fail at 40 | 0.004 | 10000 | 0.002 | 20000 | 2.00x | 0.01 | 0.02 | yes |",
@@ -187,7 +193,7 @@ func TestScalingMarkdown(t *testing.T) {
 	r.Scaling.Differ = 1
 	b.Reset()
 	WriteMarkdown(&b, r, "")
-	lacks(t, "results.md", b.String(), "**WARNING: on 1 of 3 explorations `-p 2` did not find what `-p 1` found", "| **DIFFERENT**: bugs ")
+	lacks(t, "results.md", b.String(), "**WARNING: on 1 of 4 explorations `-p 2` did not find what `-p 1` found", "| **DIFFERENT**: bugs ")
 	// Without -scaling there is no section.
 	b.Reset()
 	WriteMarkdown(&b, handMade(), "")
@@ -236,6 +242,23 @@ func lacks(t *testing.T, what, text string, wants ...string) {
 	for _, want := range wants {
 		if !strings.Contains(text, want) {
 			t.Errorf("%s lacks %q:\n%s", what, want, text)
+		}
+	}
+}
+
+func TestStoppedAtBug(t *testing.T) {
+	for _, c := range []struct {
+		pr   PRun
+		want bool
+	}{
+		{PRun{Schedules: 12, First: 12}, true},
+		{PRun{Schedules: 100}, false},
+		{PRun{Schedules: 100, First: 3}, false},  // a race at 3, then the whole budget
+		{PRun{Schedules: 57, First: 10}, true},   // a race at 10, a panic at 57
+		{PRun{Schedules: 100, First: 100}, true}, // the last schedule of the budget
+	} {
+		if got := c.pr.stoppedAtBug(100); got != c.want {
+			t.Errorf("%+v: stopped at a bug %v, want %v", c.pr, got, c.want)
 		}
 	}
 }
