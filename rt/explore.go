@@ -106,6 +106,10 @@ type Config struct {
 	// process (its environment, unless the user set GOMAXPROCS): workers
 	// of one split exploration share the machine's processors.
 	Procs int `json:",omitempty"`
+	// Costs: the summary lists each schedule's time (Summary.Costs), for
+	// period bench -scaling, which simulates exhausting a bounded space
+	// with many workers from them.
+	Costs bool `json:",omitempty"`
 
 	// Crash recovery: schedules (1-based) of Test to skip because they killed
 	// an earlier process, and the schedule to trace step by step to disk.
@@ -248,6 +252,9 @@ type Summary struct {
 	// Interrupted: Ctrl-C or SIGTERM stopped the exploration (set by the
 	// runner); its bugs so far are kept, not confirmed in a fresh process.
 	Interrupted bool `json:",omitempty"`
+	// Costs are the seconds each schedule took in this process, in order
+	// (Config.Costs): from its set-up to the strategy's End.
+	Costs []float64 `json:",omitempty"`
 }
 
 // countBuggy adds one schedule's bug kinds to s.Buggy, each kind once.
@@ -605,6 +612,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 			break
 		}
 		schedule++
+		began := time.Now()
 		for _, r := range restores {
 			r()
 		}
@@ -677,6 +685,9 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 				sum.Unconfirmed++
 			}
 			delete(held, key)
+		}
+		if cfg.Costs {
+			sum.Costs = append(sum.Costs, time.Since(began).Seconds())
 		}
 		if len(sum.Bugs) > nb && sum.Schedule == "" {
 			if d, ok := st.(strategy.Describer); ok {

@@ -33,6 +33,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	steps := fs.Int("steps", defaultSteps, stepsUsage)
 	early := fs.Duration("early-timers", rt.DefaultEarlyTimers, "as period test -early-timers")
 	render := fs.String("render", "", "do not run: write the tables and figures again from `results.json`")
+	scaling := fs.Bool("scaling", false, "also explore each test with -p 1 and -p 2 (random, pct, ppct) and simulate exhausting the largest bounded spaces with 1, 16 and 256 workers")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: period bench [flags] [packages]  (default packages: ./bench/... of the Period repository)\n")
 		fs.PrintDefaults()
@@ -67,6 +68,9 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if err != nil {
 			return fail(err)
 		}
+		if r.Scaling != nil {
+			r.Scaling.Simulate() // the model's results follow the model, from what was measured
+		}
 		res = r
 	} else {
 		names := strings.Split(*strategies, ",")
@@ -82,7 +86,7 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return fail(errors.New("-budget must be at least 1"))
 		}
 		opts := bench.Options{Dir: dir, Patterns: patterns, Strategies: names, Budget: *budget, Seeds: *seeds, Bound: *bound,
-			Run: *run, Continue: *cont, Timeout: *timeout, MaxSteps: *steps, EarlyTimers: *early,
+			Run: *run, Continue: *cont, Timeout: *timeout, MaxSteps: *steps, EarlyTimers: *early, Scaling: *scaling,
 			Command:  strings.Join(append([]string{"period", "bench"}, args...), " "),
 			Progress: func(format string, args ...any) { fmt.Fprintf(stderr, "bench: "+format+"\n", args...) }}
 		r, err := bench.Run(ctx, opts)
@@ -100,6 +104,10 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if err != nil {
 		return fail(err)
+	}
+	if sc := res.Scaling; sc != nil && sc.Differ > 0 {
+		// -p must not change what is found: a defect of Period, not noise.
+		return fail(fmt.Errorf("-p 2 did not reproduce -p 1 on %d explorations (see the scaling section of results.md)", sc.Differ))
 	}
 	return exitOK
 }

@@ -56,6 +56,8 @@ type Options struct {
 	EarlyTimers time.Duration
 	Command     string // the command line, recorded in the results
 	Progress    func(format string, args ...any)
+	// Scaling adds period bench -scaling's measurements (scaling.go).
+	Scaling bool
 }
 
 // Results is everything a benchmark run measured.
@@ -74,7 +76,8 @@ type Results struct {
 	Load       string  `json:",omitempty"` // /proc/loadavg (1, 5, 15 min) at the start and at the end: other work on the machine
 	Strategies []string
 	Tests      []Test
-	Cells      []Cell // one per test and strategy, tests in order, then strategies in order
+	Cells      []Cell   // one per test and strategy, tests in order, then strategies in order
+	Scaling    *Scaling `json:",omitempty"` // with -scaling
 }
 
 // Test is one benchmark test function and the bug it wants.
@@ -108,6 +111,9 @@ type Trial struct {
 	Wall         float64  // seconds, the test process(es) included
 	Crashes      int      `json:",omitempty"` // schedules that killed the test process
 	Error        string   `json:",omitempty"`
+	// Costs are the seconds each schedule took (with -scaling; scaling.go
+	// keeps those of the spaces it simulates).
+	Costs []float64 `json:"-"`
 }
 
 // trialsFor is how many seeds strategy s needs.
@@ -149,10 +155,6 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 	pkgs, err := instrument.Prepare(instrument.PrepareOptions{Dir: opts.Dir, Patterns: opts.Patterns, WorkDir: filepath.Join(work, "src")})
 	if err != nil {
 		return nil, err
-	}
-	type target struct {
-		bin  runner.Binary
-		test Test
 	}
 	var targets []target
 	for i, pkg := range pkgs {
@@ -205,9 +207,24 @@ func Run(ctx context.Context, opts Options) (*Results, error) {
 			res.Cells = append(res.Cells, cell)
 		}
 	}
+	if opts.Scaling {
+		sc, err := measureScaling(ctx, targets, res, opts, filepath.Join(work, "scaling"))
+		res.Scaling = sc
+		if err != nil {
+			res.Wall = time.Since(start).Seconds()
+			res.Load += " -> " + loadavg()
+			return res, err
+		}
+	}
 	res.Wall = time.Since(start).Seconds()
 	res.Load += " -> " + loadavg()
 	return res, nil
+}
+
+// target is a benchmark test and the binary that explores it.
+type target struct {
+	bin  runner.Binary
+	test Test
 }
 
 // loadavg is the 1, 5 and 15 minute load average ("" where unknown).
@@ -226,9 +243,8 @@ const nativeHang = 10 * time.Second
 
 // explore runs one trial.
 func explore(ctx context.Context, bin runner.Binary, t Test, strategy string, seed int64, opts Options, out string) Trial {
-	cfg := rt.Config{Run: "^" + regexp.QuoteMeta(t.Name) + "$", Strategy: strategy, Seed: seed, Bound: opts.Bound,
-		Budget: opts.Budget, Continue: opts.Continue, MaxSteps: opts.MaxSteps, OutDir: out, NoRace: t.Want != "race",
-		EarlyTimers: opts.EarlyTimers, NativeHang: nativeHang}
+	cfg := trialConfig(t, strategy, seed, opts, out)
+	cfg.Costs = opts.Scaling
 	t0 := time.Now()
 	results, err := runner.Run(ctx, bin, runner.Options{Config: cfg, Timeout: opts.Timeout})
 	tr := Trial{Seed: seed, Wall: time.Since(t0).Seconds()}
@@ -241,7 +257,7 @@ func explore(ctx context.Context, bin runner.Binary, t Test, strategy string, se
 		return tr
 	}
 	r := results[0]
-	tr.Schedules, tr.Elapsed, tr.Exhausted, tr.Crashes = r.Schedules, r.Elapsed, r.Exhausted, r.Crashes
+	tr.Schedules, tr.Elapsed, tr.Exhausted, tr.Crashes, tr.Costs = r.Schedules, r.Elapsed, r.Exhausted, r.Crashes, r.Costs
 	for _, b := range r.Bugs {
 		if !slices.Contains(tr.Kinds, b.Kind) {
 			tr.Kinds = append(tr.Kinds, b.Kind)
@@ -267,6 +283,13 @@ func explore(ctx context.Context, bin runner.Binary, t Test, strategy string, se
 		tr.Error = fmt.Sprintf("timed out after %v", opts.Timeout)
 	}
 	return tr
+}
+
+// trialConfig is the configuration of an exploration of t.
+func trialConfig(t Test, strategy string, seed int64, opts Options, out string) rt.Config {
+	return rt.Config{Run: "^" + regexp.QuoteMeta(t.Name) + "$", Strategy: strategy, Seed: seed, Bound: opts.Bound,
+		Budget: opts.Budget, Continue: opts.Continue, MaxSteps: opts.MaxSteps, OutDir: out, NoRace: t.Want != "race",
+		EarlyTimers: opts.EarlyTimers, NativeHang: nativeHang}
 }
 
 // outcome is the progress line's verdict of a trial.

@@ -3,8 +3,10 @@ package bench
 import (
 	"fmt"
 	"io"
+	"math"
 	"path"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 )
@@ -76,6 +78,9 @@ func WriteMarkdown(w io.Writer, r *Results, reading string) error {
 		writeBuggyTable(p, r)
 	}
 	writeOverhead(p, r)
+	if r.Scaling != nil {
+		writeScaling(p, r)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -346,4 +351,230 @@ func writeOverhead(p printf, r *Results) {
 		}
 	}
 	p("\n\n![overhead against native](%s)\n", OverheadSVG)
+}
+
+// writeScaling writes period bench -scaling's tables (scaling.go).
+func writeScaling(p printf, r *Results) {
+	sc := r.Scaling
+	p("\n## Scaling: `-p 1` against `-p 2`, and many workers simulated\n\n")
+	p("Measured by `period bench -scaling`. Each benchmark test is explored by each strategy whose schedules `period test -p` splits over processes, "+
+		"from seed %d with a budget of %d, as `period test` explores it (the same runner: stopping at the first bug and confirming it in a fresh process), "+
+		"once with `-p 1` and once with `-p 2`, on %d CPUs.", sc.Seed, r.Budget, r.CPUs)
+	if sc.Load != "" {
+		p(" Load average (1, 5, 15 min) at the start -> at the end of these measurements: %s.", sc.Load)
+	}
+	p("\n\n")
+	compared, errs := 0, 0
+	for _, run := range sc.Runs {
+		if run.P1.Error != "" || run.P2.Error != "" {
+			errs++
+		} else {
+			compared++
+		}
+	}
+	switch {
+	case len(sc.Runs) == 0:
+		p("No strategy of this run is split by `-p` (random, pct, ppct): no `-p` measurement.\n\n")
+	case sc.Differ > 0:
+		p("**WARNING: on %d of %d explorations `-p 2` did not find what `-p 1` found (the same bugs at the same schedules): the determinism contract of `-p` is broken. See the rows marked DIFFERENT.**\n\n", sc.Differ, compared)
+	default:
+		p("`-p 1` and `-p 2` explored the same schedules and found the same bugs at the same schedule numbers in all %d explorations compared", compared)
+		if errs > 0 {
+			p(" (%d more failed to run and are not compared)", errs)
+		}
+		p(".\n\n")
+	}
+	if len(sc.Runs) > 0 {
+		writeScaleSums(p, sc, r.Budget)
+		writeScaleRuns(p, r, sc)
+	}
+	writeSpaces(p, sc)
+}
+
+// scaleSum adds up explorations of one kind for the summary tables.
+type scaleSum struct {
+	n, scheds              int
+	el1, el2, wall1, wall2 float64
+	stops                  []int     // schedules explored: where a bug stopped each, in the table of those
+	speedups               []float64 // each exploration's
+}
+
+func (s *scaleSum) add(run ScaleRun) {
+	s.n++
+	s.scheds += run.P1.Schedules
+	s.el1, s.el2, s.wall1, s.wall2 = s.el1+run.P1.Elapsed, s.el2+run.P2.Elapsed, s.wall1+run.P1.Wall, s.wall2+run.P2.Wall
+	s.stops = append(s.stops, run.P1.Schedules)
+	if run.P1.Elapsed > 0 && run.P2.Elapsed > 0 {
+		s.speedups = append(s.speedups, run.P1.Elapsed/run.P2.Elapsed)
+	}
+}
+
+// writeScaleSums writes the summary tables: schedules per second where the
+// whole budget was explored, time to the first bug where one was found.
+func writeScaleSums(p printf, sc *Scaling, budget int) {
+	var strategies []string
+	for _, run := range sc.Runs {
+		if !slices.Contains(strategies, run.Strategy) {
+			strategies = append(strategies, run.Strategy)
+		}
+	}
+	sums := func(bug bool) (map[string]*scaleSum, *scaleSum) {
+		per, all := map[string]*scaleSum{}, &scaleSum{}
+		for _, run := range sc.Runs {
+			if run.P1.Error != "" || run.P2.Error != "" || run.Diff != "" || run.P1.stoppedAtBug(budget) != bug {
+				continue
+			}
+			if per[run.Strategy] == nil {
+				per[run.Strategy] = &scaleSum{}
+			}
+			per[run.Strategy].add(run)
+			all.add(run)
+		}
+		return per, all
+	}
+	row := func(name string, s *scaleSum, bug bool) {
+		if s == nil || s.n == 0 {
+			p("| %s | 0 | | | | | | | | |\n", name)
+			return
+		}
+		mid := fmt.Sprint(s.scheds)
+		if bug {
+			sort.Ints(s.stops)
+			mid = fmt.Sprint(s.stops[(len(s.stops)-1)/2])
+		}
+		a, b := fmt.Sprintf("%.3f", s.el1), fmt.Sprintf("%.3f", s.el2)
+		if !bug {
+			a, b = rate(s.scheds, s.el1), rate(s.scheds, s.el2)
+		}
+		each := "-"
+		if g, lo, hi := geoRange(s.speedups); g > 0 {
+			each = fmt.Sprintf("%.2fx (%.2f-%.2f)", g, lo, hi)
+		}
+		p("| %s | %d | %s | %s | %s | %s | %s | %.2f | %.2f | %s |\n", name, s.n, mid, a, b, ratio(s.el1, s.el2), each, s.wall1, s.wall2, ratio(s.wall1, s.wall2))
+	}
+	p("Explorations that did not stop at a bug (they ran the whole budget, or found only races, which do not end one): schedules per second of exploring (`Schedules / Elapsed` summed over them; " +
+		"with `-p 2` `Elapsed` is the split's, its rounds' process starts included), and the runner's wall time. Speed-up: `-p 1`'s time over `-p 2`'s, " +
+		"of the sums and, per exploration, their geometric mean (min-max).\n\n")
+	p("| strategy | explorations | schedules | `-p 1` schedules/s | `-p 2` schedules/s | speed-up | per exploration | `-p 1` wall s | `-p 2` wall s | speed-up (wall) |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	per, all := sums(false)
+	for _, s := range strategies {
+		row(s, per[s], false)
+	}
+	row("**all**", all, false)
+	p("\nExplorations that a bug stopped (after races, if any): the time to that bug (`Elapsed` of an exploration that stopped there, summed over them; the schedule numbers are the same with both), " +
+		"and the runner's wall time, which adds the confirmation of the bug in a fresh process.\n\n")
+	p("| strategy | explorations | median schedule of the bug | `-p 1` s | `-p 2` s | speed-up | per exploration | `-p 1` wall s | `-p 2` wall s | speed-up (wall) |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	per, all = sums(true)
+	for _, s := range strategies {
+		row(s, per[s], true)
+	}
+	row("**all**", all, true)
+	p("\n")
+}
+
+// writeScaleRuns writes one row per exploration pair.
+func writeScaleRuns(p printf, r *Results, sc *Scaling) {
+	p("<details><summary>Every exploration (%d: tests x strategies)</summary>\n\n", len(sc.Runs))
+	p("| test | strategy | schedules | first bug | `-p 1` s | `-p 1` schedules/s | `-p 2` s | `-p 2` schedules/s | speed-up | `-p 1` wall s | `-p 2` wall s | `-p 2` = `-p 1` |\n")
+	p("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, run := range sc.Runs {
+		name := r.shortName(Test{Package: run.Package, Name: run.Test})
+		first := "-"
+		if run.P1.First > 0 {
+			first = fmt.Sprintf("%s at %d", run.P1.FirstKind, run.P1.First)
+		}
+		same := "yes"
+		switch {
+		case run.P1.Error != "" || run.P2.Error != "":
+			same = "err: " + strings.TrimSpace(run.P1.Error+" "+run.P2.Error)
+		case run.Diff != "":
+			same = "**DIFFERENT**: " + run.Diff
+		}
+		p("| %s | %s | %d | %s | %.3f | %s | %.3f | %s | %s | %.2f | %.2f | %s |\n", name, run.Strategy, run.P1.Schedules, first,
+			run.P1.Elapsed, rate(run.P1.Schedules, run.P1.Elapsed), run.P2.Elapsed, rate(run.P2.Schedules, run.P2.Elapsed),
+			ratio(run.P1.Elapsed, run.P2.Elapsed), run.P1.Wall, run.P2.Wall, strings.ReplaceAll(same, "|", "\\|"))
+	}
+	p("\n</details>\n\n")
+}
+
+// writeSpaces writes the simulated exhaustion of the largest spaces.
+func writeSpaces(p printf, sc *Scaling) {
+	p("### Exhausting the largest bounded spaces with many workers (simulated)\n\n")
+	if len(sc.Spaces) == 0 {
+		p("No systematic strategy exhausted its space in this run: nothing to simulate.\n\n")
+		return
+	}
+	p("The largest spaces the systematic strategies exhausted in this run, with the cost of each schedule as one process ran it, "+
+		"fed to the model of `internal/bench/simulate.go`: schedule 1 runs alone, then idle workers steal half of the busiest worker's schedules not yet started "+
+		"(work-stealing over subtrees, optimistic: any split point), each unit paying a process start of the test binary "+
+		"(measured: median of %d runs of zero schedules through the runner), and one coordinator merges the schedules' reports "+
+		"one after another as they arrive (measured: %.2f µs per schedule, `runner.MergeCost`). Cells: simulated seconds (speed-up over 1 worker; the largest term of the lower bound: "+
+		"the workers' share of the *work*, the *longest schedule*, a *process start*, or the *merge*).\n\n", procStartRuns, sc.Merge*1e6)
+	p("| space | schedules | work s | process start ms |")
+	for _, w := range sc.Workers {
+		p(" %d worker%s |", w, plural(w))
+	}
+	p(" stops scaling at |\n|---|---|---|---|")
+	for range sc.Workers {
+		p("---|")
+	}
+	p("---|\n")
+	for _, sp := range sc.Spaces {
+		costs := ""
+		if !sp.PerSchedule {
+			costs = " (mean cost)"
+		}
+		p("| %s %s (%s) | %d | %.3f%s | %.1f |", path.Base(sp.Package), strings.TrimPrefix(sp.Test, "Test"), sp.Strategy, sp.Schedules, sp.Work, costs, sp.Start*1e3)
+		one := 0.0
+		for i, s := range sp.Sim {
+			if i == 0 {
+				one = s.Time
+			}
+			p(" %.3f (%s; %s) |", s.Time, ratio(one, s.Time), s.Bound)
+		}
+		p(" %s |\n", stopsAt(sp))
+	}
+	p("\nStops scaling at: the fewest workers at which a worker's share of the work falls below one process start (work / start: coordination dominates), " +
+		"the coordinator's merge of every schedule takes longer than a worker's share (mean cost / merge per schedule: the merge dominates), " +
+		"a share is shorter than the longest schedule, which one worker runs whole (work / longest), or workers outnumber schedules.\n\n")
+}
+
+// stopsAt names the model's first limit for sp.
+func stopsAt(sp Space) string {
+	type limit struct {
+		w    float64
+		what string
+	}
+	ls := []limit{{sp.CoordLimit, "process starts"}, {sp.MergeLimit, "merge"}, {sp.LongestLimit, "longest schedule"}, {float64(sp.Schedules), "schedules"}}
+	best := ls[3]
+	for _, l := range ls[:3] {
+		if l.w > 0 && l.w < best.w {
+			best = l
+		}
+	}
+	w := max(math.Round(best.w), 1)
+	return fmt.Sprintf("%.0f worker%s (%s)", w, plural(int(w)), best.what)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// rate formats n schedules in el seconds per second.
+func rate(n int, el float64) string {
+	if el <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f", float64(n)/el)
+}
+
+// ratio formats a speed-up a/b.
+func ratio(a, b float64) string {
+	if a <= 0 || b <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2fx", a/b)
 }

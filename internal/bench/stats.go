@@ -65,10 +65,7 @@ func (c Cell) Stat() Stat {
 		st.Elapsed += t.Elapsed
 	}
 	st.First, st.Buggy, st.Schedules = rangeOf(first), rangeOf(buggy), rangeOf(scheds)
-	if len(per) > 0 {
-		sort.Float64s(per)
-		st.PerSched = per[(len(per)-1)/2]
-	}
+	st.PerSched = median(per)
 	return st
 }
 
@@ -111,25 +108,29 @@ func (r *Results) Overhead(t Test, s string) (ratio float64, ok bool) {
 // OverheadSummary is the geometric mean, minimum and maximum of a
 // strategy's overhead over the tests; n counts the tests.
 func (r *Results) OverheadSummary(s string) (geo, min, max float64, n int) {
-	sum := 0.0
+	var xs []float64
 	for _, t := range r.Tests {
-		x, ok := r.Overhead(t, s)
-		if !ok {
-			continue
+		if x, ok := r.Overhead(t, s); ok {
+			xs = append(xs, x)
 		}
-		if n == 0 || x < min {
-			min = x
-		}
-		if x > max {
-			max = x
-		}
+	}
+	geo, min, max = geoRange(xs)
+	return geo, min, max, len(xs)
+}
+
+// geoRange is the geometric mean, minimum and maximum of positive xs (0s
+// if there are none).
+func geoRange(xs []float64) (geo, lo, hi float64) {
+	if len(xs) == 0 {
+		return 0, 0, 0
+	}
+	sum := 0.0
+	lo, hi = xs[0], xs[0]
+	for _, x := range xs {
+		lo, hi = math.Min(lo, x), math.Max(hi, x)
 		sum += math.Log(x)
-		n++
 	}
-	if n == 0 {
-		return 0, 0, 0, 0
-	}
-	return math.Exp(sum / float64(n)), min, max, n
+	return math.Exp(sum / float64(len(xs))), lo, hi
 }
 
 // FoundWithin is, averaged over seeds, how many bug tests strategy s found

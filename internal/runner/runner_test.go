@@ -147,3 +147,13 @@ func TestOutFilterKeepsFailures(t *testing.T) {
 		t.Fatalf("failure messages: %+v", msgs)
 	}
 }
+
+// MergeCost runs the merge of a split exploration on synthetic schedules.
+func TestMergeCost(t *testing.T) {
+	if m, err := MergeCost(100); err != nil || m <= 0 {
+		t.Errorf("MergeCost(100) = %v, %v; want a positive cost", m, err)
+	}
+	if _, err := MergeCost(0); err == nil {
+		t.Error("MergeCost(0): no error")
+	}
+}

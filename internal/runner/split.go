@@ -489,3 +489,55 @@ func copyFile(src, dst string) error {
 	}
 	return os.Rename(tmp, dst)
 }
+
+// MergeCost measures what the command of a split exploration spends on each
+// schedule a worker ran, outside the workers: the two lines package testing
+// prints for it (outFilter), its "sched" line read back (readSplit) and
+// added to the total (addSplit), which exploreSplit does one schedule at a
+// time whatever the number of workers. It runs that code on n synthetic
+// schedules that found nothing (the common case) and returns the seconds
+// per schedule: period bench -scaling's merge term.
+func MergeCost(n int) (float64, error) {
+	if n < 1 {
+		return 0, errors.New("MergeCost: n must be at least 1")
+	}
+	dir, err := os.MkdirTemp("", "period-mergecost-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	var lines, out bytes.Buffer
+	enc := json.NewEncoder(&lines)
+	for j := 1; j <= n; j++ {
+		if err := enc.Encode(splitLine{Action: "sched", Test: "TestX", Schedule: j, Steps: 40}); err != nil {
+			return 0, err
+		}
+		fmt.Fprintf(&out, "=== RUN   TestPeriodDriver/TestX/s%d\n    --- PASS: TestPeriodDriver/TestX/s%d (0.00s)\n", j, j)
+	}
+	path := filepath.Join(dir, "results.jsonl")
+	if err := os.WriteFile(path, lines.Bytes(), 0o644); err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	var f outFilter
+	f.Write(out.Bytes())
+	f.done()
+	ls, err := readSplit(path)
+	if err != nil {
+		return 0, err
+	}
+	recs := map[int]splitLine{}
+	for _, l := range ls {
+		recs[l.Schedule] = l
+	}
+	var total Result
+	for j := 1; j <= n; j++ {
+		if err := addSplit(&total, recs[j], dir); err != nil {
+			return 0, err
+		}
+	}
+	if total.Schedules != n {
+		return 0, fmt.Errorf("MergeCost: %d schedules merged, want %d", total.Schedules, n)
+	}
+	return time.Since(start).Seconds() / float64(n), nil
+}
