@@ -80,6 +80,7 @@ type gstate struct {
 	seq      uint64 // order of arrival at the current key point (FIFO for partners)
 	children int
 	parent   *gstate
+	plain    bool // measuring its own allocations (AllocsPerRun): its hooks act as outside control
 
 	fired    int        // select case chosen for this goroutine (by the scheduler or a partner)
 	partner  bool       // woken to complete a rendezvous started by the current goroutine
@@ -400,6 +401,10 @@ func (e *engine) enterAs(countOutside bool) (*gstate, mode) {
 			g.unwind()
 		}
 		return g, modeSkip
+	}
+	if g != nil && g.plain {
+		e.mu.Unlock()
+		return nil, modePlain
 	}
 	if g == nil || g.status == gDone {
 		if g == nil && !e.finished && countOutside {

@@ -84,10 +84,11 @@ type readySet struct {
 	decisions int       // decisions that passed over every goroutine of en but one
 	epoch     uint32    // runs so far: tells mutexModel.lockReady of this run
 
-	asyncMu  sync.Mutex
-	async    []uintptr   // keys touched outside e.mu (a goroutine outside control)
-	asyncAny atomic.Bool // async is not empty, or a full pass is asked for
-	asyncAll bool        // a full pass is asked for (a context was canceled)
+	asyncMu    sync.Mutex
+	async      []uintptr   // keys touched outside e.mu (a goroutine outside control)
+	asyncSpare []uintptr   // the other list, while drainAsync reads one
+	asyncAny   atomic.Bool // async is not empty, or a full pass is asked for
+	asyncAll   bool        // a full pass is asked for (a context was canceled)
 }
 
 // rescanEvery bounds how long a change the engine does not see can go
@@ -320,6 +321,9 @@ func (e *engine) touchChan(h *hchan) {
 	}
 }
 
+// asyncKeys bounds the keys touchAsync lists before it asks for a full pass.
+const asyncKeys = 256
+
 // touchAsync is touchChan from code that may or may not hold e.mu (a
 // context's cancel closes its Done channel; a goroutine outside control
 // operates on a channel): the keys are looked at by the next decision.
@@ -328,7 +332,19 @@ func (e *engine) touchAsync(h *hchan) {
 		return
 	}
 	e.rs.asyncMu.Lock()
-	e.rs.async = append(e.rs.async, recvKey(h), sendKey(h))
+	if len(e.rs.async)+2 > cap(e.rs.async) {
+		// Full: a full pass instead, and no allocation (code measuring
+		// its own allocations runs channel operations outside control,
+		// with no decision between them to drain the list: AllocsPerRun).
+		if cap(e.rs.async) == 0 {
+			e.rs.async = make([]uintptr, 0, asyncKeys)
+		} else {
+			e.rs.asyncAll = true
+		}
+	}
+	if !e.rs.asyncAll {
+		e.rs.async = append(e.rs.async, recvKey(h), sendKey(h))
+	}
 	e.rs.asyncAny.Store(true)
 	e.rs.asyncMu.Unlock()
 }
@@ -351,7 +367,8 @@ func (e *engine) drainAsync() {
 	}
 	e.rs.asyncMu.Lock()
 	keys, all := e.rs.async, e.rs.asyncAll
-	e.rs.async, e.rs.asyncAll = nil, false
+	e.rs.async, e.rs.asyncAll = e.rs.asyncSpare[:0], false
+	e.rs.asyncSpare = nil
 	e.rs.asyncAny.Store(false)
 	e.rs.asyncMu.Unlock()
 	for _, k := range keys {
@@ -360,6 +377,11 @@ func (e *engine) drainAsync() {
 	if all {
 		e.rescan()
 	}
+	// The two lists take turns: touchAsync may append to the other
+	// meanwhile, and neither is allocated again.
+	e.rs.asyncMu.Lock()
+	e.rs.asyncSpare = keys[:0]
+	e.rs.asyncMu.Unlock()
 }
 
 // stepped is called when next was chosen to execute its pending operation:

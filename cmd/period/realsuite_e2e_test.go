@@ -816,3 +816,9 @@ func TestLeakAfterLateHooksIsReported(t *testing.T) {
 func TestWorkAfterTheTestIsNoLeak(t *testing.T) {
 	checkLangProgram(t, "testdata/cleanuppass", 2, map[string]string{"TestSpinAfterReturn": "leak"}, "-budget", "2")
 }
+
+// testing.AllocsPerRun counts the program's allocations, not the engine's
+// (pion/interceptor's "at most 4 allocations" tests failed with 23).
+func TestAllocsPerRunCountsTheProgramsOwn(t *testing.T) {
+	checkLangProgram(t, "testdata/allocsperrun", 2, nil, "-budget", "5")
+}

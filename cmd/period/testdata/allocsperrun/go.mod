@@ -1,0 +1,3 @@
+module example.com/allocsperrun
+
+go 1.25
