@@ -225,25 +225,26 @@ type engine struct {
 	waitedReal time.Duration
 	idleFrom   time.Time // when the engine last went idle (e.idle)
 
-	idle          bool                        // decide left nobody current to wait for goroutines outside control or detached (kickIdle)
-	handedOut     int                         // values a controlled send or receive exchanged with a goroutine outside control in this run: its work may wake controlled ones (outsideGrace)
-	failFirst     string                      // the run's first t.Error or t.Fatal message, its first line (tlog.go)
-	realDeadlines []realDeadline              // Done channels of contexts with a real deadline that controlled goroutines took (realdeadline.go)
-	fileKinds     map[*os.File]bool           // per file used in this run: a pipe or a socket (realio.go)
-	connDeadlines map[connDeadlineKey]*vtimer // deadlines of the standard library's connections, on the virtual clock (realio.go)
-	unregistered  int                         // goroutines spawned that have not yet run far enough to be in byGoid (Stack waits for them)
-	signalAt      time.Time                   // when the process last sent itself a signal (SyscallKill)
-	gcAt          time.Time                   // when a controlled goroutine last called runtime.GC (collected)
-	seq           uint64
-	steps         int
-	bubble        bool  // inside synctest.Test: the clock is exact (no drift, see now)
-	drift         int64 // virtual time passed since the clock last moved (time.go: vnow)
-	nowStreak     int   // time.Now readings since the step nowSince (time.go: nowDrift)
-	nowSince      int
-	loads         int       // atomic operations since lastEffect (time.go: loadDrift)
-	jumpTo        int64     // an early wake-up chosen in this step: the clock jumps there at the next decision (time.go: early)
-	spinners      []*gstate // goroutines parked at a Gosched (spin.go), some maybe woken since
-	spinParked    int       // how many of them are still parked
+	idle            bool                        // decide left nobody current to wait for goroutines outside control or detached (kickIdle)
+	handedOut       int                         // values a controlled send or receive exchanged with a goroutine outside control in this run: its work may wake controlled ones (outsideGrace)
+	failFirst       string                      // the run's first t.Error or t.Fatal message, its first line (tlog.go)
+	realDeadlines   []realDeadline              // Done channels of contexts with a real deadline that controlled goroutines took (realdeadline.go)
+	fileKinds       map[*os.File]bool           // per file used in this run: a pipe or a socket (realio.go)
+	connDeadlines   map[connDeadlineKey]*vtimer // deadlines of the standard library's connections, on the virtual clock (realio.go)
+	outsideSleeping atomic.Int32                // goroutines outside control in a real time.Sleep (outsideGrace waits for them)
+	unregistered    int                         // goroutines spawned that have not yet run far enough to be in byGoid (Stack waits for them)
+	signalAt        time.Time                   // when the process last sent itself a signal (SyscallKill)
+	gcAt            time.Time                   // when a controlled goroutine last called runtime.GC (collected)
+	seq             uint64
+	steps           int
+	bubble          bool  // inside synctest.Test: the clock is exact (no drift, see now)
+	drift           int64 // virtual time passed since the clock last moved (time.go: vnow)
+	nowStreak       int   // time.Now readings since the step nowSince (time.go: nowDrift)
+	nowSince        int
+	loads           int       // atomic operations since lastEffect (time.go: loadDrift)
+	jumpTo          int64     // an early wake-up chosen in this step: the clock jumps there at the next decision (time.go: early)
+	spinners        []*gstate // goroutines parked at a Gosched (spin.go), some maybe woken since
+	spinParked      int       // how many of them are still parked
 	// detachedHooks counts hooks called by detached goroutines: one that
 	// keeps calling them runs instrumented code (slowly, on a loaded
 	// machine), which the watchdog tells from a spin without any.
@@ -1400,6 +1401,13 @@ func (e *engine) outsideGrace() bool {
 		// as synctest defines it: only the bubble can wake it, and the
 		// bubble's clock moves at once, as it does under go test.
 		return false
+	}
+	if e.outsideSleeping.Load() > 0 && e.graceStep == e.steps && time.Since(e.graceFrom) >= e.graceFor {
+		// A goroutine outside control sleeps for real and comes back when
+		// it ends: time goes on with real time, it does not jump past it
+		// (a handler sleeping 2 s before it answers a client that allows
+		// 5 s: lestrrat-go/httprc).
+		e.graceFrom = time.Time{}
 	}
 	if e.graceFrom.IsZero() || e.graceStep != e.steps {
 		e.graceFrom, e.graceStep = time.Now(), e.steps

@@ -822,3 +822,9 @@ func TestWorkAfterTheTestIsNoLeak(t *testing.T) {
 func TestAllocsPerRunCountsTheProgramsOwn(t *testing.T) {
 	checkLangProgram(t, "testdata/allocsperrun", 2, nil, "-budget", "5")
 }
+
+// The clock does not jump past a goroutine outside control that sleeps for
+// real (an HTTP handler): the client's longer deadline is not reached.
+func TestClockWaitsForASleepingHandler(t *testing.T) {
+	checkLangProgram(t, "testdata/slowhandler", 1, nil, "-budget", "2")
+}

@@ -1,0 +1,3 @@
+module example.com/slowhandler
+
+go 1.25
