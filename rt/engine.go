@@ -277,6 +277,7 @@ type engine struct {
 	afterRoot int
 	rootAt    int64 // virtual time when the test returned
 	rootSteps int   // steps when the test returned
+	burstFrom int   // steps when the test returned or, after it, a timer last fired (afterRootSteps)
 	// plainAccesses counts the memory accesses of the run that were not key
 	// points (not yet seen shared). A later schedule makes key points of
 	// the sites an earlier one saw shared, so the first schedule's steps
@@ -597,6 +598,7 @@ func (e *engine) decide(from *gstate) {
 			if e.clock.advance(e) {
 				if e.rootDone {
 					e.afterRoot++
+					e.burstFrom = e.steps // a timer woke them: their work starts anew
 				}
 				continue
 			}
@@ -629,7 +631,7 @@ func (e *engine) decide(from *gstate) {
 		if !e.bubble {
 			e.drift += stepDrift
 		}
-		if e.rootDone && e.steps-e.rootSteps > max(afterRootSteps, e.rootSteps) && e.detached == 0 {
+		if e.rootDone && e.steps-e.burstFrom > max(afterRootSteps, e.rootSteps) && e.detached == 0 {
 			e.leftRunning()
 			return
 		}
@@ -909,7 +911,8 @@ func (e *engine) allBlocked() {
 }
 
 // afterRootSteps bounds the steps goroutines may still take after the test
-// returned, or as many as the test took if that is more (a cache's
+// returned, or since a timer last woke them, or as many as the test took if
+// that is more (a cache's
 // expiration pass over everything the test added ends natively within
 // milliseconds of the test, muesli/cache2go's TestCount). go test does not
 // wait for them at all; goleak would report them. Past the bound they are
@@ -1307,7 +1310,7 @@ func (e *engine) rootExit(root *gstate, r any) {
 	defer e.mu.Unlock()
 	e.rootDone = true
 	e.rootAt = e.clock.now
-	e.rootSteps = e.steps
+	e.rootSteps, e.burstFrom = e.steps, e.steps
 	delete(e.byGoid, root.goid)
 	if root.status == gDetached {
 		e.undetach() // it came back from uncontrolled code only to return

@@ -470,7 +470,7 @@ func (e *engine) resetRun(idx int) {
 	e.exited = new(sync.WaitGroup)
 	e.stepStamp.Store(time.Now().UnixNano())
 	e.detachedHooks = 0
-	e.afterRoot, e.rootAt, e.rootSteps = 0, 0, 0
+	e.afterRoot, e.rootAt, e.rootSteps, e.burstFrom = 0, 0, 0, 0
 	e.runDone = make(chan struct{})
 	e.bugs = nil
 	e.models.reset()

@@ -814,7 +814,7 @@ func TestLeakAfterLateHooksIsReported(t *testing.T) {
 // test took (a cache's expiration pass over 110,000 items) without being a
 // leak; one that spins on a flag nobody sets is still one.
 func TestWorkAfterTheTestIsNoLeak(t *testing.T) {
-	checkLangProgram(t, "testdata/cleanuppass", 2, map[string]string{"TestSpinAfterReturn": "leak"}, "-budget", "2")
+	checkLangProgram(t, "testdata/cleanuppass", 3, map[string]string{"TestSpinAfterReturn": "leak"}, "-budget", "2")
 }
 
 // testing.AllocsPerRun counts the program's allocations, not the engine's

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 type table struct {
@@ -62,4 +63,23 @@ func TestSpinAfterReturn(t *testing.T) {
 		for !stop.Load() {
 		}
 	}()
+}
+
+// Passes that timers start after the test (a cache's next expiration
+// check, muesli/cache2go) each get the allowance: together they took more
+// steps than the test, one at a time fewer.
+func TestTimedSweepsAfterReturn(t *testing.T) {
+	const n = 60_000
+	tab := &table{items: map[int]int{}}
+	keys := make([]int, n)
+	for i := range keys {
+		keys[i] = i
+		tab.add(i)
+		if tab.get(i) != i {
+			t.Fatalf("item %d lost", i)
+		}
+	}
+	go tab.sweep(keys)
+	time.AfterFunc(time.Second, func() { tab.sweep(keys) })
+	time.AfterFunc(2*time.Second, func() { tab.sweep(keys) })
 }
