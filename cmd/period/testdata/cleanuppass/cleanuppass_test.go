@@ -38,12 +38,8 @@ func (t *table) sweep(keys []int) int {
 	return n
 }
 
-// The sweep started at the end takes more key points than Period allowed
-// after a test (200,000) but fewer than the test took: natively it ends
-// within milliseconds of the test. Before, it was reported as a leak
-// ("a loop or a spin nobody stops").
-func TestSweepAfterReturn(t *testing.T) {
-	const n = 110_000
+// filled adds n items, each read back: four key points an item.
+func filled(t *testing.T, n int) (*table, []int) {
 	tab := &table{items: map[int]int{}}
 	keys := make([]int, n)
 	for i := range keys {
@@ -53,6 +49,15 @@ func TestSweepAfterReturn(t *testing.T) {
 			t.Fatalf("item %d lost", i)
 		}
 	}
+	return tab, keys
+}
+
+// The sweep started at the end takes more key points than Period allowed
+// after a test (200,000) but fewer than the test took: natively it ends
+// within milliseconds of the test. Before, it was reported as a leak
+// ("a loop or a spin nobody stops").
+func TestSweepAfterReturn(t *testing.T) {
+	tab, keys := filled(t, 110_000)
 	go tab.sweep(keys)
 }
 
@@ -69,16 +74,7 @@ func TestSpinAfterReturn(t *testing.T) {
 // check, muesli/cache2go) each get the allowance: together they took more
 // steps than the test, one at a time fewer.
 func TestTimedSweepsAfterReturn(t *testing.T) {
-	const n = 60_000
-	tab := &table{items: map[int]int{}}
-	keys := make([]int, n)
-	for i := range keys {
-		keys[i] = i
-		tab.add(i)
-		if tab.get(i) != i {
-			t.Fatalf("item %d lost", i)
-		}
-	}
+	tab, keys := filled(t, 60_000)
 	go tab.sweep(keys)
 	time.AfterFunc(time.Second, func() { tab.sweep(keys) })
 	time.AfterFunc(2*time.Second, func() { tab.sweep(keys) })
