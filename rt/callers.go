@@ -151,7 +151,18 @@ func goStackView(b string, creators map[string]string) (string, bool) {
 			}
 		case strings.HasPrefix(fn, "github.com/period-dev/period/rt.TRun("), strings.HasPrefix(fn, "github.com/period-dev/period/rt.runPrelude("):
 			// Both wait for a subtest that a helper goroutine runs.
+			if len(out) == 1 {
+				// On top, as t.Run waits: in a channel receive (goleak
+				// ignores a t.Run parent only in that state).
+				out[0] = waitingState(out[0], "chan receive")
+			}
 			out = append(out, "testing.(*T).Run(...)", "\t"+runtime.GOROOT()+"/src/testing/testing.go:0")
+		case strings.HasPrefix(fn, "github.com/period-dev/period/rt.TParallel("):
+			// A paused parallel subtest, as t.Parallel shows it.
+			if len(out) == 1 {
+				out[0] = waitingState(out[0], "chan receive")
+			}
+			out = append(out, "testing.(*T).Parallel(...)", "\t"+runtime.GOROOT()+"/src/testing/testing.go:0")
 		case isPeriodFrame(fn):
 		case strings.Contains(fn, driverFrame):
 			// The driver's goroutine waits in t.Run for the test, where go
@@ -165,6 +176,20 @@ func goStackView(b string, creators map[string]string) (string, bool) {
 		}
 	}
 	return strings.Join(out, "\n"), true
+}
+
+// waitingState rewrites a dump's header "goroutine N [state, 2 minutes]:"
+// to show the given state, keeping how long it has waited.
+func waitingState(header, state string) string {
+	open, end := strings.IndexByte(header, '['), strings.LastIndexByte(header, ']')
+	if open < 0 || end < open {
+		return header
+	}
+	_, since, _ := strings.Cut(header[open+1:end], ",")
+	if since != "" {
+		state += "," + since
+	}
+	return header[:open+1] + state + header[end:]
 }
 
 // DebugStack is debug.Stack(): the calling goroutine's stack as Stack

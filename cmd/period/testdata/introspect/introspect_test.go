@@ -164,3 +164,41 @@ func TestNewGoroutineIsListedAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// A test's parent waits in t.Run, and a paused parallel subtest in
+// t.Parallel, both in a channel receive, as go test shows them: goleak
+// ignores such goroutines only in that state (its own TestVerifyParallel
+// and TestFind failed under Period, which showed a select and the
+// subtest's own function).
+func TestParentsWaitAsGoTestShows(t *testing.T) {
+	t.Run("paused", func(t *testing.T) {
+		t.Parallel()
+	})
+	t.Run("check", func(t *testing.T) {
+		buf := make([]byte, 1<<20)
+		buf = buf[:runtime.Stack(buf, true)]
+		seen := map[string]bool{}
+		for i, g := range strings.Split(string(buf), "\n\n") {
+			lines := strings.Split(g, "\n")
+			if i == 0 || len(lines) < 2 {
+				continue
+			}
+			first := lines[1]
+			if k := strings.LastIndex(first, "("); k > 0 {
+				first = first[:k]
+			}
+			if strings.Contains(first, "TestParentsWaitAsGoTestShows.func1") {
+				t.Errorf("the paused subtest shows its own function on top: %s", g)
+			}
+			if first == "testing.(*T).Run" || first == "testing.(*T).Parallel" {
+				seen[first] = true
+				if !strings.Contains(lines[0], "[chan receive") {
+					t.Errorf("%s waits in another state: %s", first, lines[0])
+				}
+			}
+		}
+		if !seen["testing.(*T).Parallel"] {
+			t.Errorf("no goroutine paused in t.Parallel:\n%s", buf)
+		}
+	})
+}
