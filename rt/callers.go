@@ -3,6 +3,7 @@
 package rt
 
 import (
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -84,18 +85,25 @@ func Stack(buf []byte, all bool) int {
 	raw := runtimeStack(all)
 	e.mu.Lock()
 	creators := map[string]string{} // goroutine id -> "created by" line
+	entries := map[string]string{}  // goroutine id -> frame of its function, not started yet
 	for id, g := range e.byGoid {
+		if g.entry != nil {
+			pc := reflect.ValueOf(g.entry).Pointer()
+			if f := runtime.FuncForPC(pc); f != nil {
+				file, line := f.FileLine(pc)
+				entries[strconv.FormatInt(id, 10)] = f.Name() + "()\n\t" + file + ":" + strconv.Itoa(line)
+			}
+		}
 		if g.creator != 0 {
-			if f := runtime.FuncForPC(g.creator); f != nil {
-				file, line := f.FileLine(g.creator)
-				creators[strconv.FormatInt(id, 10)] = "created by " + f.Name() + "\n\t" + file + ":" + strconv.Itoa(line)
+			if f := userFrame(g.creator); f.Function != "" {
+				creators[strconv.FormatInt(id, 10)] = "created by " + f.Function + "\n\t" + f.File + ":" + strconv.Itoa(f.Line)
 			}
 		}
 	}
 	e.mu.Unlock()
 	var blocks []string
 	for _, b := range strings.Split(string(raw), "\n\n") {
-		if v, ok := goStackView(b, creators); ok {
+		if v, ok := goStackView(b, creators, entries); ok {
 			blocks = append(blocks, v)
 		}
 	}
@@ -126,7 +134,7 @@ func (e *engine) awaitRegistered() {
 
 // goStackView rewrites one goroutine's block of a stack dump (see Stack);
 // false drops it.
-func goStackView(b string, creators map[string]string) (string, bool) {
+func goStackView(b string, creators, entries map[string]string) (string, bool) {
 	lines := strings.Split(strings.TrimRight(b, "\n"), "\n")
 	if len(lines) == 0 || !strings.HasPrefix(lines[0], "goroutine ") {
 		return b, b != ""
@@ -142,6 +150,11 @@ func goStackView(b string, creators map[string]string) (string, bool) {
 		}
 		switch {
 		case strings.HasPrefix(fn, "created by "):
+			if entry, ok := entries[id]; ok && len(out) == 1 {
+				// Not started: go test shows it runnable, in its function.
+				out[0] = waitingState(out[0], "runnable")
+				out = append(out, entry)
+			}
 			if !isPeriodFrame(fn) {
 				out = append(out, fn, file)
 			} else if c, ok := creators[id]; ok {

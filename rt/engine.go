@@ -80,7 +80,8 @@ type gstate struct {
 	seq      uint64 // order of arrival at the current key point (FIFO for partners)
 	children int
 	parent   *gstate
-	plain    bool // measuring its own allocations (AllocsPerRun): its hooks act as outside control
+	plain    bool   // measuring its own allocations (AllocsPerRun): its hooks act as outside control
+	entry    func() // its function, while it waits for its start key point (Stack)
 
 	fired    int        // select case chosen for this goroutine (by the scheduler or a partner)
 	partner  bool       // woken to complete a rendezvous started by the current goroutine
@@ -1185,7 +1186,9 @@ func (e *engine) goroutineMain(g *gstate, f func(), exited *sync.WaitGroup) {
 		e.mu.Unlock()
 		return
 	}
-	e.park(g) // until chosen for the start key point
+	g.entry = f // listed as its first frame until it starts (Stack)
+	e.park(g)   // until chosen for the start key point
+	g.entry = nil
 	e.hookDone(g)
 	normal := false
 	defer func() {

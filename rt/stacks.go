@@ -109,6 +109,19 @@ func funcName(pc uintptr) string {
 	if pc == 0 {
 		return ""
 	}
-	f, _ := runtime.CallersFrames([]uintptr{pc}).Next()
-	return f.Function
+	return userFrame(pc).Function
+}
+
+// userFrame is the frame of return pc, past the hooks of rt inlined there:
+// rt.Go is small enough to be inlined into the function with the go
+// statement, and the innermost frame of its call site is then rt.Go's
+// (goleak's internal/stack test saw its goroutines "created by rt.Go").
+func userFrame(pc uintptr) runtime.Frame {
+	frames := runtime.CallersFrames([]uintptr{pc})
+	for {
+		f, more := frames.Next()
+		if !isPeriodFrame(f.Function) || !more {
+			return f
+		}
+	}
 }

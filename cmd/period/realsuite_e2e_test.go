@@ -60,8 +60,8 @@ func TestGoroutineListingSeesNoPeriodGoroutine(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/introspect")
 	for _, name := range []string{"period", "pct"} {
 		code, sums, stderr := periodJSON(t, "test", "-json", "-strategy", name, "-budget", "20", "-o", t.TempDir(), dir)
-		if code != 0 || len(sums) != 6 {
-			t.Fatalf("%s: exit %d, %d summaries, want 0 and 6: %+v %s", name, code, len(sums), sums, stderr)
+		if code != 0 || len(sums) != 7 {
+			t.Fatalf("%s: exit %d, %d summaries, want 0 and 7: %+v %s", name, code, len(sums), sums, stderr)
 		}
 	}
 }

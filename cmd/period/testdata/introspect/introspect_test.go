@@ -202,3 +202,39 @@ func TestParentsWaitAsGoTestShows(t *testing.T) {
 		}
 	})
 }
+
+var released chan struct{}
+
+func waitForRelease() { <-released }
+
+// A goroutine started by the test is "created by" the test's function and,
+// once blocked, shows its own function (goleak's internal/stack TestAll,
+// which retries while its goroutines are runnable, as this test does:
+// Period's dump had only a "created by rt.Go" line for them). Before it
+// first runs it shows the function Period runs, runnable.
+func TestUnstartedGoroutineShowsItsFunction(t *testing.T) {
+	released = make(chan struct{})
+	defer close(released)
+	go waitForRelease()
+	for try := 0; try < 100; try++ {
+		buf := make([]byte, 1<<20)
+		buf = buf[:runtime.Stack(buf, true)]
+		var mine string
+		for _, g := range strings.Split(string(buf), "\n\n") {
+			if strings.Contains(g, "created by example.com/introspect.TestUnstartedGoroutineShowsItsFunction") {
+				mine = g
+			}
+		}
+		switch {
+		case mine == "":
+			t.Fatalf("the new goroutine is not listed, or not created by the test:\n%s", buf)
+		case strings.Contains(mine, "[runnable"):
+			runtime.Gosched()
+		case !strings.Contains(mine, "example.com/introspect.waitForRelease("):
+			t.Fatalf("the blocked goroutine does not show its function:\n%s", mine)
+		default:
+			return
+		}
+	}
+	t.Fatal("the new goroutine never blocked")
+}
