@@ -913,12 +913,11 @@ func (e *engine) allBlocked() {
 
 // afterRootSteps bounds the steps goroutines may still take after the test
 // returned, or since a timer last woke them, or as many as the test took if
-// that is more (a cache's
-// expiration pass over everything the test added ends natively within
-// milliseconds of the test, muesli/cache2go's TestCount). go test does not
-// wait for them at all; goleak would report them. Past the bound they are
-// a leak (a worker spinning on a flag nobody sets, a loop nobody stops),
-// never a hang: the test itself finished.
+// that is more (a cache's expiration pass over everything the test added
+// ends natively within milliseconds of the test, muesli/cache2go's
+// TestCount). go test does not wait for them at all; goleak would report
+// them. Past the bound they are a leak (a worker spinning on a flag nobody
+// sets, a loop nobody stops), never a hang: the test itself finished.
 const afterRootSteps = 200_000
 
 // leftRunning reports the goroutines still alive long after the test
