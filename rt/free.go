@@ -50,6 +50,16 @@ import (
 // Which goroutine comes first depends on the real timing: free runs are
 // reproduced by their replay files, not by the seed.
 
+// anyAlive reports whether a controlled goroutine has not exited yet.
+func (e *engine) anyAlive() bool {
+	for _, g := range e.gs {
+		if g.status != gDone {
+			return true
+		}
+	}
+	return false
+}
+
 // anyRunning reports whether a controlled goroutine runs between key points.
 func (e *engine) anyRunning() bool {
 	for _, g := range e.gs {

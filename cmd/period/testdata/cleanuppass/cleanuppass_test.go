@@ -72,10 +72,35 @@ func TestSpinAfterReturn(t *testing.T) {
 
 // Passes that timers start after the test (a cache's next expiration
 // check, muesli/cache2go) each get the allowance: together they took more
-// steps than the test, one at a time fewer.
+// steps than the test, one at a time fewer. The second is due over a
+// second after the test, with no goroutine left: it does not run.
 func TestTimedSweepsAfterReturn(t *testing.T) {
 	tab, keys := filled(t, 60_000)
 	go tab.sweep(keys)
 	time.AfterFunc(time.Second, func() { tab.sweep(keys) })
 	time.AfterFunc(2*time.Second, func() { tab.sweep(keys) })
+}
+
+// A pass a timer starts long after the test, when no goroutine is left, is
+// not waited for: go test would not wait, and it leaves no goroutine
+// behind (muesli/cache2go's TestCount: its next expiration check, ten
+// seconds on, took 880,000 steps and was reported as a leak).
+func TestExpiryPassLongAfterReturn(t *testing.T) {
+	tab, keys := filled(t, 20_000)
+	time.AfterFunc(10*time.Second, func() {
+		for range 20 {
+			tab.sweep(keys)
+		}
+	})
+}
+
+// A goroutine that a timer due soon after the test starts, and that blocks
+// for ever, is still a leak (goleak, retrying for a second, sees it too).
+func TestTimerStartsLeakSoonAfterReturn(t *testing.T) {
+	time.AfterFunc(10*time.Millisecond, func() {
+		go func() {
+			ch := make(chan int)
+			<-ch
+		}()
+	})
 }
