@@ -4,6 +4,7 @@ package rt
 
 import (
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/period-dev/period/strategy"
@@ -12,8 +13,13 @@ import (
 // The shared, copy-on-write clocks behave as plain dense vectors under any
 // sequence of clones, joins and ticks: writing one never changes another.
 func TestVectorClocksAgreeWithDenseVectors(t *testing.T) {
-	const n, gids, ops = 12, 40, 20000
-	r := rand.New(rand.NewPCG(1, 2))
+	for _, c := range []struct{ n, gids, ops int }{{12, 40, 20000}, {6, 400, 20000}, {30, 2000, 10000}} {
+		agreeWithDenseVectors(t, c.n, c.gids, c.ops)
+	}
+}
+
+func agreeWithDenseVectors(t *testing.T, n, gids, ops int) {
+	r := rand.New(rand.NewPCG(uint64(n), uint64(gids)))
 	clocks := make([]vc, n)
 	model := make([][]uint32, n)
 	for i := range model {
@@ -21,11 +27,19 @@ func TestVectorClocksAgreeWithDenseVectors(t *testing.T) {
 	}
 	for op := 0; op < ops; op++ {
 		a, b := r.IntN(n), r.IntN(n)
-		switch r.IntN(4) {
+		switch r.IntN(5) {
 		case 0:
 			g := strategy.GID(r.IntN(gids))
+			if r.IntN(2) == 0 {
+				g = strategy.GID(a) // a goroutine ticks its own entry most
+			}
 			clocks[a].tick(g)
 			model[a][g]++
+		case 4:
+			clocks[a].publish(&clocks[b])
+			for g := range model[a] {
+				model[a][g] = max(model[a][g], model[b][g])
+			}
 		case 1:
 			clocks[a].join(clocks[b])
 			for g := range model[a] {
@@ -38,6 +52,9 @@ func TestVectorClocksAgreeWithDenseVectors(t *testing.T) {
 			if r.IntN(10) == 0 {
 				clocks[a], model[a] = vc{}, make([]uint32, gids)
 			}
+		}
+		if op%7 != 0 && gids > 100 {
+			continue // the big cases are checked every few operations
 		}
 		for i := range clocks {
 			for g := range gids {
@@ -77,5 +94,68 @@ func TestClonesShareTheirParentsClock(t *testing.T) {
 	}
 	if got := parent.get(0); got != kids+1 {
 		t.Errorf("the parent's own entry is %d, want %d", got, kids+1)
+	}
+}
+
+// Clocks passed along common patterns are joined without a pass over every
+// goroutine ever started: goroutines that take a mutex one after another
+// share the previous holder's clock (adopt), and receivers of a publisher
+// that waits for its senders between publishes join what changed (delta).
+// Counted, not timed: a pass is linear in the goroutines, so a pass per
+// operation made these runs quadratic.
+func TestClockJoinsAvoidFullPasses(t *testing.T) {
+	const n = 2000
+	passes := func(body func()) int64 {
+		before := vcFullPasses.Load()
+		runControlledWith(Config{}, &alternate{}, body)
+		return vcFullPasses.Load() - before
+	}
+	locks := passes(func() {
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		WGAdd("add", &wg, n)
+		for i := 0; i < n; i++ {
+			Go("locker", func() {
+				Lock("lock", &mu)
+				Unlock("unlock", &mu)
+				WGDone("done", &wg)
+			})
+		}
+		WGWait("wait", &wg)
+	})
+	if locks > n/4 {
+		t.Errorf("%d goroutines taking a mutex: %d passes over whole clocks, want at most %d", n, locks, n/4)
+	}
+	const subs, publishes, senders = 20, 100, 20
+	recvs := passes(func() {
+		chans := make([]chan int, subs)
+		var got sync.WaitGroup
+		WGAdd("add", &got, subs)
+		for i := range chans {
+			chans[i] = make(chan int, publishes)
+			ch := chans[i]
+			Go("subscriber", func() {
+				for range publishes * senders / subs {
+					Recv("receive", ch)
+				}
+				WGDone("done", &got)
+			})
+		}
+		for p := 0; p < publishes; p++ {
+			var wg sync.WaitGroup
+			WGAdd("add", &wg, senders)
+			for k := 0; k < senders; k++ {
+				ch := chans[k]
+				Go("sender", func() {
+					Send("send", ch, p)
+					WGDone("sent", &wg)
+				})
+			}
+			WGWait("wait", &wg)
+		}
+		WGWait("received", &got)
+	})
+	if recvs > publishes*3 {
+		t.Errorf("%d receives of %d publishes: %d passes over whole clocks, want at most %d", publishes*senders, publishes, recvs, publishes*3)
 	}
 }
