@@ -209,6 +209,7 @@ type engine struct {
 	leaving       bool              // a goroutine waits to take control back from free mode
 	frand         strategy.SplitMix // free mode's PRNG: who has queued is up to the real timing
 	outside       int               // hooks called by goroutines outside control in this run
+	replayBase    time.Time         // where a replay's virtual clock starts: its record's (restartClock)
 	detached      int
 	graceFrom     time.Time     // when the run began waiting for detached goroutines before the clock could move (outsideGrace)
 	graceStep     int           // the step it began at

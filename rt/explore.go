@@ -510,6 +510,9 @@ func bugKey(b bug) string {
 func exploreOne(t *testing.T, tt Test, cfg Config, restores []func(), out *resultWriter) Summary {
 	start := time.Now()
 	sum := Summary{Action: "summary", Package: cfg.Package, Test: tt.Name, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound}
+	eng.mu.Lock()
+	eng.replayBase = time.Time{} // explored runs start at the real present
+	eng.mu.Unlock()
 	if cfg.Strategy == "native" {
 		return exploreNative(t, tt, cfg, restores, sum, start, out)
 	}
@@ -735,6 +738,7 @@ func (e *engine) traceOf(cfg Config, test string, schedule int, b bug) *trace.Tr
 		EarlyTimers: cfg.EarlyTimers, TimersWhenBlocked: cfg.TimersWhenBlocked, Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
 		Shared: e.mem.sharedSites(), Entries: e.entries(b.upTo),
 		Budget: cfg.Budget, Focus: cfg.Focus, Leaks: cfg.Leaks, IgnoreLeak: cfg.IgnoreLeak, Steps: cfg.userSteps(), Parallel: cfg.Parallel,
+		ClockBase: timeBase,
 	}
 	tr.RecordSources()
 	return tr

@@ -51,9 +51,16 @@ var synctestEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 // package-level fixture of the tests) or by an earlier schedule is never in
 // the run's future: a deadline set at init is not 26 years ahead, a
 // timestamp kept across runs is not later than the next run's now. Only
-// absolute instants differ between processes; durations do not. e.mu is
+// absolute instants differ between processes; durations do not. A replay
+// starts where its record did (replayBase), so that randomness seeded with
+// time.Now().UnixNano() repeats (lestrrat-go/backoff's jitter): instants
+// read outside the run (init, file times) may then be ahead of it. e.mu is
 // held.
 func (e *engine) restartClock() {
+	if !e.replayBase.IsZero() {
+		timeBase = e.replayBase
+		return
+	}
 	base := time.Now()
 	if end := e.now(); base.Before(end) {
 		base = end

@@ -92,6 +92,10 @@ type Trace struct {
 	IgnoreLeak []string
 	Steps      int  // -steps, when set
 	Parallel   bool // found with -parallel
+	// ClockBase is the instant the run's virtual clock started from: a
+	// replay starts there too, so that a program seeding randomness with
+	// time.Now().UnixNano() draws the same numbers (zero: not recorded).
+	ClockBase time.Time
 
 	Kind     string // bug kind: fail, panic, deadlock, leak, hang, race
 	Location string // file:line of the failure, or ""
@@ -148,6 +152,9 @@ func (t *Trace) Write(w io.Writer) error {
 	}
 	if t.Parallel {
 		fmt.Fprintln(bw, "parallel")
+	}
+	if !t.ClockBase.IsZero() {
+		fmt.Fprintf(bw, "clock-base %d\n", t.ClockBase.UnixNano())
 	}
 	fmt.Fprintf(bw, "schedule %d\n", t.Schedule)
 	fmt.Fprintf(bw, "bug %s\nlocation %s\nmessage %s\n", t.Kind, t.Location, strconv.Quote(t.Message))
@@ -289,6 +296,11 @@ func Read(r io.Reader) (*Trace, error) {
 			t.Steps, err = strconv.Atoi(rest)
 		case "parallel":
 			t.Parallel = true
+		case "clock-base":
+			var ns int64
+			if ns, err = strconv.ParseInt(rest, 10, 64); err == nil {
+				t.ClockBase = time.Unix(0, ns)
+			}
 		case "bug":
 			t.Kind = rest
 		case "location":

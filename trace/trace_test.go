@@ -76,6 +76,14 @@ func TestRoundTrip(t *testing.T) {
 	if got, err := Read(&buf); err != nil || !reflect.DeepEqual(got, ex) {
 		t.Fatalf("exploration flags lost: %v\n got %+v\nwant %+v", err, got, ex)
 	}
+	// A replay's clock starts where the recorded run's did.
+	cb := sample()
+	cb.ClockBase = time.Unix(0, 1795753901216717249)
+	buf.Reset()
+	cb.Write(&buf)
+	if got, err := Read(&buf); err != nil || !reflect.DeepEqual(got, cb) {
+		t.Fatalf("clock base lost: %v\n got %+v\nwant %+v", err, got, cb)
+	}
 }
 
 func TestCorruptFilesAreRejected(t *testing.T) {

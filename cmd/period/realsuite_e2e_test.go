@@ -830,3 +830,26 @@ func TestAllocsPerRunCountsTheProgramsOwn(t *testing.T) {
 func TestClockWaitsForASleepingHandler(t *testing.T) {
 	checkLangProgram(t, "testdata/slowhandler", 1, nil, "-budget", "2")
 }
+
+// A failure that depends on randomness seeded with time.Now().UnixNano()
+// is confirmed in a fresh process and replays every time: a replay starts
+// its virtual clock where the recorded run's started (before, the fresh
+// process drew other numbers, and lestrrat-go/backoff's flaky jitter test
+// was never reported).
+func TestClockSeededFailureReplays(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/timeseed")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "100", "-minimize=false", "-o", t.TempDir(), dir)
+	bugs := sums["TestJitterWithinBounds"].Bugs
+	if code != 1 || len(bugs) != 1 || bugs[0].Kind != "fail" {
+		t.Fatalf("exit %d, %+v: want the out-of-bounds draw: %s", code, bugs, stderr)
+	}
+	for j := 0; j < 3; j++ {
+		code, sums, stderr := periodJSON(t, "replay", "-json", bugs[0].Replay)
+		if s := sums["TestJitterWithinBounds"]; code != 1 || len(s.Bugs) != 1 || s.Diverged != "" {
+			t.Errorf("replay %d: exit %d, %+v: %s", j, code, s, stderr)
+		}
+	}
+}

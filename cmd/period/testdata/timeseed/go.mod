@@ -1,0 +1,3 @@
+module example.com/timeseed
+
+go 1.25
