@@ -133,7 +133,7 @@ func (e *engine) startReplay(cfg Config, rep *replayer, restores []func()) {
 		r()
 	}
 	e.mu.Lock()
-	e.replayBase = rep.t.ClockBase // its clock starts where the record's did
+	e.replayBase = rep.t.ClockBase       // its clock starts where the record's did
 	e.resetRun(max(rep.t.Schedule-1, 0)) // the schedule's own random numbers (rand.go)
 }
 

@@ -19,6 +19,23 @@ type pgJob struct {
 // has more key points in a than in b, so b's schedules have room for a's
 // key points.
 func pgSupported(a, b pgSlice) bool {
+	if len(a.T) > len(b.T) {
+		return false
+	}
+	if len(a.T)*len(b.T) > 4096 {
+		// A pass over b per thread of a was quadratic in the goroutines
+		// (50,000 in moby/pubsub's TestPubSubRace).
+		at := make(map[GID]int, len(b.T))
+		for j, t := range b.T {
+			at[t] = j
+		}
+		for i, t := range a.T {
+			if j, ok := at[t]; !ok || a.K[i] > b.K[j] {
+				return false
+			}
+		}
+		return true
+	}
 	for i, t := range a.T {
 		j := b.index(t)
 		if j < 0 || a.K[i] > b.K[j] {

@@ -3,6 +3,7 @@
 package strategy
 
 import (
+	"math/rand"
 	"reflect"
 	"strings"
 	"testing"
@@ -159,5 +160,42 @@ func TestPeriodCovered(t *testing.T) {
 	l.update("big", big, pgPrefix{Pat: 1, HasPat: true}) // admits fewer schedules
 	if l.covered(0) {
 		t.Fatal("a job with a stricter prefix covers one without")
+	}
+}
+
+// The canonical combinations generated directly are those nextComb visits
+// that canonical accepts, in the same order, and isCanonical agrees with
+// canonical; so the schedules, and their order, are those of the filter.
+func TestPeriodCanonicalGeneratedInOrder(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for trial := 0; trial < 300; trial++ {
+		n := 1 + r.Intn(9)
+		sl := pgSlice{C: make([]int, n)}
+		for i := range sl.C {
+			sl.T, sl.K = append(sl.T, GID(i)), append(sl.K, 1)
+			sl.C[i] = i
+			if j := r.Intn(i + 1); j < i && r.Intn(3) > 0 {
+				sl.C[i] = sl.C[j] // same class as an earlier thread
+			}
+		}
+		p := 1 + r.Intn(4)
+		filter := &pgParallel{sl: sl, p: p}
+		var want [][]int
+		for filter.nextComb() {
+			if sl.canonical(filter.comb) != filter.isCanonical() {
+				t.Fatalf("classes %v: canonical(%v) = %v, isCanonical %v", sl.C, filter.comb, sl.canonical(filter.comb), filter.isCanonical())
+			}
+			if sl.canonical(filter.comb) {
+				want = append(want, append([]int(nil), filter.comb...))
+			}
+		}
+		direct := &pgParallel{sl: sl, p: p}
+		var got [][]int
+		for direct.nextCanonical() {
+			got = append(got, append([]int(nil), direct.comb...))
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("classes %v, p %d: generated %v, filtered %v", sl.C, p, got, want)
+		}
 	}
 }
