@@ -337,7 +337,8 @@ func (w *resultWriter) write(v any) {
 var globals []func() (restore func())
 
 // Globals registers a snapshot of package-level variables; the engine resets
-// them before every run, so each schedule starts from the state after init.
+// them before every run, so each schedule starts from the state after init
+// (and the tests run before the explored one, Config.Prelude).
 func Globals(snapshot func() (restore func())) bool {
 	globals = append(globals, snapshot)
 	return true
@@ -385,10 +386,14 @@ func Explore(t *testing.T, tests []Test) {
 	if len(globals) > 0 {
 		settleInit()
 	}
+	runPrelude(t, tests, cfg.Prelude)
+	// Taken after the tests go test would run first: a schedule starts from
+	// the state they leave (rollbar-go's TestDisableDefaultClient closes the
+	// default client and sets a new one; restored to the closed one, the
+	// explored test's Close panicked with "close of closed channel").
 	for _, snap := range globals {
 		restores = append(restores, snap())
 	}
-	runPrelude(t, tests, cfg.Prelude)
 	var rep *trace.Trace
 	if cfg.Replay != "" {
 		if rep, err = trace.ReadFile(cfg.Replay); err != nil {

@@ -259,19 +259,23 @@ func TestDependenciesAreControlled(t *testing.T) {
 
 // A test written for go test's order (it expects the test before it to have
 // run once) gets no verdict: the one-process failure is not confirmed in a
-// fresh process that first runs the earlier tests, as go test does. And
-// instants read at init are never in a run's future.
+// fresh process that first runs the earlier tests, as go test does, and
+// whose schedules start from the package state those tests left (a
+// replaced default client). And instants read at init are never in a run's
+// future.
 func TestGoTestOrderAndClock(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a program")
 	}
 	dir, _ := filepath.Abs("testdata/ordered")
 	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "5", "-o", t.TempDir(), dir)
-	if code != 0 || len(sums) != 3 {
-		t.Fatalf("exit %d with %d tests, want 0 and 3: %+v %s", code, len(sums), sums, stderr)
+	if code != 0 || len(sums) != 5 {
+		t.Fatalf("exit %d with %d tests, want 0 and 5: %+v %s", code, len(sums), sums, stderr)
 	}
-	if s := sums["TestAfterSetup"]; s.Unconfirmed == 0 || !s.Fresh {
-		t.Errorf("TestAfterSetup: want its one-process failure unconfirmed and a fresh exploration: %+v", s)
+	for _, name := range []string{"TestAfterSetup", "TestCloseDefault"} {
+		if s := sums[name]; s.Unconfirmed == 0 || !s.Fresh {
+			t.Errorf("%s: want its one-process failure unconfirmed and a fresh exploration: %+v", name, s)
+		}
 	}
 	if s := sums["TestWindowOpenedAtInit"]; s.Schedules < 2 || s.Unconfirmed != 0 {
 		t.Errorf("TestWindowOpenedAtInit: %+v", s)

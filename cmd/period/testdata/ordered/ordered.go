@@ -27,3 +27,14 @@ func (w *Window) Add() bool {
 	w.n++
 	return true
 }
+
+// Sink is a client whose Close closes its queue (rollbar-go's default
+// client).
+type Sink struct{ queue chan int }
+
+func NewSink() *Sink { return &Sink{queue: make(chan int, 1)} }
+
+func (s *Sink) Close() { close(s.queue) }
+
+// Default is the package's sink, made at init.
+var Default = NewSink()

@@ -46,3 +46,21 @@ func TestWindowOpenedAtInit(t *testing.T) {
 		t.Errorf("now %v is before the instant read at init %v", time.Now(), started)
 	}
 }
+
+// TestReplaceDefault closes the default sink and leaves a new one, as
+// rollbar-go's TestDisableDefaultClient does.
+func TestReplaceDefault(t *testing.T) {
+	Default.Close()
+	Default = NewSink()
+}
+
+// TestCloseDefault closes the sink the test before it left, once; two
+// goroutines make Period explore it several times.
+func TestCloseDefault(t *testing.T) {
+	done := make(chan bool)
+	go func() { done <- true }()
+	go func() { done <- true }()
+	<-done
+	<-done
+	Default.Close()
+}
