@@ -50,7 +50,15 @@ for m in $mods; do
     echo "skip $m"; continue
   fi
   name=$(echo "$m" | tr '/@+' '___')
-  dir=$(go mod download -json "$m" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  info=$(go mod download -json "$m" 2>&1 || true)
+  dir=$(echo "$info" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  if [ -z "$dir" ]; then
+    # Not served, or it needs a newer Go: a row that says so, and the next module.
+    why=$(echo "$info" | sed -n 's/^[[:space:]]*"Error": "\(.*\)",*$/\1/p' | head -1 | tr '|' '/' | cut -c1-80)
+    echo "| $m | download failed: ${why:-no directory} | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |" >> "$summary"
+    tail -1 "$summary"
+    continue
+  fi
   cp -r "$dir" "$scratch/$name" && chmod -R u+w "$scratch/$name"
   # A module published without go.mod (older than modules) gets one, as a user would make.
   [ -f "$scratch/$name/go.mod" ] || (cd "$scratch/$name" && go mod init "${m%@*}" >/dev/null 2>&1 || true)
