@@ -117,6 +117,51 @@ func (e *engine) queuedBefore(g *gstate, h *hchan, send bool) bool {
 	if pl == nil {
 		return false
 	}
+	if pl.firstAt != e.waitFlips+1 || pl.first != nil && (pl.first.status != gParked || pl.first.seq != pl.firstSq) {
+		// One pass until the next flip: with a thousand senders parked
+		// that all found a partner (none waited), each evaluation passed
+		// over all before it (BenchmarkFanInSchedule).
+		e.firstQueued(pl, h, send)
+	}
+	queued := pl.first != nil && pl.first != g && pl.firstSq < g.seq
+	if verifyReady && queued != e.queuedBeforeScan(pl, g, h, send) {
+		panic("period: queuedBefore disagrees with its pass")
+	}
+	return queued
+}
+
+// firstQueued finds pl's first live entry that Go has queued on h's side
+// and caches it (parkList.first).
+func (e *engine) firstQueued(pl *parkList, h *hchan, send bool) {
+	drop := 0 // leading entries of goroutines that left the operation
+	defer func() {
+		if drop > 0 {
+			pl.drop(drop)
+		}
+	}()
+	pl.first, pl.firstAt = nil, e.waitFlips+1
+	for i, r := range pl.l[pl.head:] {
+		o := r.g
+		if o.status != gParked || o.seq != r.seq {
+			if i == drop {
+				drop++
+			}
+			continue
+		}
+		if !o.waited {
+			continue
+		}
+		if (o.p.op == strategy.OpSend && send || o.p.op == strategy.OpRecv && !send) && o.p.ch == h ||
+			o.p.op == strategy.OpSelect && selectHas(o, h, send) {
+			pl.first, pl.firstSq = o, r.seq
+			return
+		}
+	}
+}
+
+// queuedBeforeScan is queuedBefore by a pass over the entries before g
+// (verifyReady checks the cache against it).
+func (e *engine) queuedBeforeScan(pl *parkList, g *gstate, h *hchan, send bool) bool {
 	drop := 0 // leading entries of goroutines that left the operation
 	defer func() {
 		if drop > 0 {

@@ -209,6 +209,7 @@ type engine struct {
 	leaving       bool              // a goroutine waits to take control back from free mode
 	frand         strategy.SplitMix // free mode's PRNG: who has queued is up to the real timing
 	outside       int               // hooks called by goroutines outside control in this run
+	waitFlips     uint64            // how many times a goroutine was found queued on a channel (gstate.waited): parkList.first's clock
 	replayBase    time.Time         // where a replay's virtual clock starts: its record's (restartClock)
 	detached      int
 	graceFrom     time.Time     // when the run began waiting for detached goroutines before the clock could move (outsideGrace)
@@ -798,7 +799,10 @@ func (e *engine) ready(g *gstate) bool {
 	switch p.op {
 	case strategy.OpSend, strategy.OpRecv:
 		ok := e.chanReady(g, p.ch, p.op == strategy.OpSend)
-		g.waited = g.waited || !ok
+		if !ok && !g.waited {
+			g.waited = true
+			e.waitFlips++
+		}
 		return ok
 	case strategy.OpSelect:
 		if p.hasDefault {
@@ -809,7 +813,10 @@ func (e *engine) ready(g *gstate) bool {
 				return true
 			}
 		}
-		g.waited = true
+		if !g.waited {
+			g.waited = true
+			e.waitFlips++
+		}
 		return false
 	case strategy.OpSleep:
 		return e.clock.now >= p.wakeAt

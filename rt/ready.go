@@ -199,6 +199,14 @@ func (e *engine) parkedAt(g *gstate, h *hchan, send bool) {
 type parkList struct {
 	l    []parkRef
 	head int
+	// first is the first live entry whose goroutine Go has queued there
+	// (waited), nil for none, as found when e.waitFlips+1 was firstAt.
+	// Entries only become waited through waitFlips, and later entries
+	// come after: until the next flip, a goroutine is queued behind
+	// another iff first is live and parked before it (queuedBefore).
+	first   *gstate
+	firstSq uint64
+	firstAt uint64
 }
 
 func (pl *parkList) add(r parkRef) {
