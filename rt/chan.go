@@ -148,42 +148,28 @@ func (e *engine) firstQueued(pl *parkList, h *hchan, send bool) {
 			}
 			continue
 		}
-		if !o.waited {
-			continue
-		}
-		if (o.p.op == strategy.OpSend && send || o.p.op == strategy.OpRecv && !send) && o.p.ch == h ||
-			o.p.op == strategy.OpSelect && selectHas(o, h, send) {
+		if o.waited && queuedAt(o, h, send) {
 			pl.first, pl.firstSq = o, r.seq
 			return
 		}
 	}
 }
 
+// queuedAt reports whether o, parked, waits to send on h (send) or to
+// receive from it.
+func queuedAt(o *gstate, h *hchan, send bool) bool {
+	return (o.p.op == strategy.OpSend && send || o.p.op == strategy.OpRecv && !send) && o.p.ch == h ||
+		o.p.op == strategy.OpSelect && selectHas(o, h, send)
+}
+
 // queuedBeforeScan is queuedBefore by a pass over the entries before g
 // (verifyReady checks the cache against it).
 func (e *engine) queuedBeforeScan(pl *parkList, g *gstate, h *hchan, send bool) bool {
-	drop := 0 // leading entries of goroutines that left the operation
-	defer func() {
-		if drop > 0 {
-			pl.drop(drop)
-		}
-	}()
-	for i, r := range pl.l[pl.head:] {
+	for _, r := range pl.l[pl.head:] {
 		if r.seq >= g.seq {
 			break // parked in order: the rest came after g
 		}
-		o := r.g
-		if o.status != gParked || o.seq != r.seq {
-			if i == drop {
-				drop++
-			}
-			continue
-		}
-		if o == g || !o.waited {
-			continue
-		}
-		if (o.p.op == strategy.OpSend && send || o.p.op == strategy.OpRecv && !send) && o.p.ch == h ||
-			o.p.op == strategy.OpSelect && selectHas(o, h, send) {
+		if o := r.g; o.status == gParked && o.seq == r.seq && o != g && o.waited && queuedAt(o, h, send) {
 			return true
 		}
 	}
