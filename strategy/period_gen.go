@@ -627,9 +627,12 @@ type pgParallel struct {
 	ser  *pgSerialGen
 	sub  pgSlice
 	done bool
-	// rank[i]: how many threads of thread i's class come before it;
-	// taken: per class (by its first index), members in the combination
-	// being built (nextCanonical).
+	// rank[i]: how many threads of thread i's class lie between the
+	// class's first index (C[i]) and i, -1 when i lies before it (once
+	// rootLast moved the root, a class's first index may be its last:
+	// canonical constrains only the members from there); taken: per
+	// class, its constrained members in the combination being built
+	// (nextCanonical).
 	rank  []int
 	taken []int
 }
@@ -696,10 +699,17 @@ func (g *pgParallel) ranks() {
 	g.rank, g.taken = make([]int, n), make([]int, n)
 	seen := make([]int, n)
 	for i, c := range g.sl.C {
+		if i < c {
+			g.rank[i] = -1
+			continue
+		}
 		g.rank[i] = seen[c]
 		seen[c]++
 	}
 }
+
+// counts reports whether j counts for the class constraints (rank).
+func (g *pgParallel) counts(j int) bool { return g.rank[j] >= 0 }
 
 // isCanonical is pgSlice.canonical for the current combination, without a
 // map: each member is preceded in it by exactly the members of its class
@@ -707,9 +717,12 @@ func (g *pgParallel) ranks() {
 func (g *pgParallel) isCanonical() bool {
 	g.ranks()
 	for k, i := range g.comb {
+		if !g.counts(i) {
+			continue
+		}
 		n := 0
 		for _, j := range g.comb[:k] {
-			if g.sl.C[j] == g.sl.C[i] {
+			if g.sl.C[j] == g.sl.C[i] && g.counts(j) {
 				n++
 			}
 		}
@@ -751,7 +764,9 @@ func (g *pgParallel) nextCanonical() bool {
 func (g *pgParallel) fillFrom(k, from int) bool {
 	n := len(g.sl.T)
 	for _, i := range g.comb[:k] {
-		g.taken[g.sl.C[i]]++
+		if g.counts(i) {
+			g.taken[g.sl.C[i]]++
+		}
 	}
 	ok := true
 	for pos := k; pos < g.c && ok; pos++ {
@@ -760,9 +775,11 @@ func (g *pgParallel) fillFrom(k, from int) bool {
 		}
 		ok = false
 		for v := from; v <= n-(g.c-pos); v++ {
-			if g.taken[g.sl.C[v]] == g.rank[v] {
+			if !g.counts(v) || g.taken[g.sl.C[v]] == g.rank[v] {
 				g.comb[pos] = v
-				g.taken[g.sl.C[v]]++
+				if g.counts(v) {
+					g.taken[g.sl.C[v]]++
+				}
 				ok = true
 				break
 			}
