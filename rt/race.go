@@ -215,54 +215,56 @@ func (v *vc) joinClock(o vc) {
 		return
 	}
 	if o.d != nil && len(o.d.v) > 0 && !v.covers(o.d) {
-		switch {
-		case v.adopt(o):
-			return
-		case v.joinDelta(o.d):
-			v.remember(o.d)
-			goto over
+		if v.adopt(o) {
+			return // o's entries over its dense part came with it
 		}
-		vcFullPasses.Add(1)
-		if !v.private() {
-			// Few entries of o above v's stay over v's dense part; more
-			// make it private.
-			room, n := vcOverMax-len(v.over), 0
-			for i, x := range o.d.v {
-				if v.below(i, x) {
-					if n++; n > room {
-						break
-					}
-				}
-			}
-			if n > room {
-				v.own(len(o.d.v))
-			} else if n > 0 {
-				for i, x := range o.d.v {
-					if v.below(i, x) {
-						v.set(strategy.GID(i), x)
-					}
-				}
-			}
-		}
-		if v.private() {
-			if len(o.d.v) > len(v.d.v) {
-				v.d.v = append(v.d.v, make([]uint32, len(o.d.v)-len(v.d.v))...)
-			}
-			d := v.d
-			for i, x := range o.d.v {
-				if x > d.v[i] {
-					d.changed(i, d.v[i])
-					d.v[i] = x
-				}
-			}
+		if !v.joinDelta(o.d) {
+			v.joinDense(o.d)
 		}
 		v.remember(o.d)
 	}
-over:
 	// o's own entries are at least its dense part's (clocks only grow).
 	for _, e := range o.over {
 		if e.c > v.get(e.g) {
 			v.set(e.g, e.c)
+		}
+	}
+}
+
+// joinDense joins dense part od into v by a pass over it.
+func (v *vc) joinDense(od *vcDense) {
+	vcFullPasses.Add(1)
+	if !v.private() {
+		// Few entries of od above v's stay over v's dense part; more
+		// make it private.
+		room, n := vcOverMax-len(v.over), 0
+		for i, x := range od.v {
+			if v.below(i, x) {
+				if n++; n > room {
+					break
+				}
+			}
+		}
+		if n > room {
+			v.own(len(od.v))
+		} else if n > 0 {
+			for i, x := range od.v {
+				if v.below(i, x) {
+					v.set(strategy.GID(i), x)
+				}
+			}
+		}
+	}
+	if v.private() {
+		if len(od.v) > len(v.d.v) {
+			v.d.v = append(v.d.v, make([]uint32, len(od.v)-len(v.d.v))...)
+		}
+		d := v.d
+		for i, x := range od.v {
+			if x > d.v[i] {
+				d.changed(i, d.v[i])
+				d.v[i] = x
+			}
 		}
 	}
 }
