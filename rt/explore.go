@@ -206,6 +206,11 @@ type BugReport struct {
 	// message, so that the period command locates the fail at that call
 	// rather than at a t.Log before it.
 	FailFirst string `json:",omitempty"`
+	// ClockBase: where the run's virtual clock started (Unix nanoseconds).
+	// The replay file leaves it out, so that the same schedules give the
+	// same bytes; the runner writes it in when a confirmation needs it
+	// (trace.Trace.ClockBase).
+	ClockBase int64 `json:",omitempty"`
 }
 
 // Summary is the result of exploring one test.
@@ -578,10 +583,12 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 	}
 	publish := func(tr *trace.Trace, b bug) {
 		path := filepath.Join(cfg.OutDir, trace.FileName(tt.Name, cfg.Strategy, cfg.Seed, schedule, tr.Kind))
+		base := tr.ClockBase
+		tr.ClockBase = time.Time{} // in the report, not the file (BugReport.ClockBase)
 		if err := tr.WriteFile(path); err != nil {
 			path = "(replay file not written: " + err.Error() + ")"
 		}
-		br := BugReport{Kind: tr.Kind, Schedule: schedule, Message: tr.Message, Location: tr.Location, Replay: path, Created: b.created, CreatedBy: b.createdBy, FailFirst: b.failFirst}
+		br := BugReport{Kind: tr.Kind, Schedule: schedule, Message: tr.Message, Location: tr.Location, Replay: path, Created: b.created, CreatedBy: b.createdBy, FailFirst: b.failFirst, ClockBase: base.UnixNano()}
 		sum.Bugs = append(sum.Bugs, br)
 		out.write(struct {
 			Action string

@@ -425,12 +425,37 @@ func confirm(ctx context.Context, b Binary, opts Options, rs []Result) {
 
 // reproduced replays bug's file in a fresh process and tells whether the
 // same kind of bug happened. When it cannot tell (no file, an error), the
-// verdict stands.
+// verdict stands. A bug that does not come back is replayed once more with
+// the virtual clock starting where the run's did (BugReport.ClockBase): a
+// program that seeds randomness with time.Now().UnixNano() draws the same
+// numbers then (lestrrat-go/backoff's jitter test), and the replay file
+// keeps that instant if it was needed. Others' files stay free of it, so
+// runs with -p, -shard and -resume write the same bytes.
 func reproduced(ctx context.Context, b Binary, opts Options, test string, bug rt.BugReport) bool {
 	tr, err := trace.ReadFile(bug.Replay)
 	if err != nil {
 		return true
 	}
+	if replayedAlone(ctx, b, opts, test, bug, tr) {
+		return true
+	}
+	if bug.ClockBase == 0 || !tr.ClockBase.IsZero() {
+		return false
+	}
+	tr.ClockBase = time.Unix(0, bug.ClockBase)
+	if tr.WriteFile(bug.Replay) != nil {
+		return false
+	}
+	if replayedAlone(ctx, b, opts, test, bug, tr) {
+		return true
+	}
+	tr.ClockBase = time.Time{}
+	tr.WriteFile(bug.Replay) // as it was: the instant did not matter
+	return false
+}
+
+// replayedAlone is reproduced's replay of tr, bug's record.
+func replayedAlone(ctx context.Context, b Binary, opts Options, test string, bug rt.BugReport, tr *trace.Trace) bool {
 	work, err := os.MkdirTemp("", "period-confirm-")
 	if err != nil {
 		return true
