@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -766,11 +767,15 @@ func (c Config) userSteps() int {
 
 // runPrelude runs the tests named, once each and uncontrolled, as go test
 // would before the explored one; what they report is not Period's concern
-// (go test reports it), so failures and panics are ignored.
+// (go test reports it), so failures and panics are ignored. They run on one
+// processor: they are there for the state they leave, and a data race of
+// theirs that the runtime detects ("concurrent map writes") would kill the
+// process that confirms or minimises another test's bug.
 func runPrelude(t *testing.T, tests []Test, names []string) {
 	if len(names) == 0 {
 		return
 	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	want := map[string]bool{}
 	for _, n := range names {
 		want[n] = true
