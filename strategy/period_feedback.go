@@ -22,6 +22,7 @@ func pgSupported(a, b pgSlice) bool {
 	if len(a.T) > len(b.T) {
 		return false
 	}
+	index := b.index
 	if len(a.T)*len(b.T) > 4096 {
 		// A pass over b per thread of a was quadratic in the goroutines
 		// (50,000 in moby/pubsub's TestPubSubRace).
@@ -29,15 +30,15 @@ func pgSupported(a, b pgSlice) bool {
 		for j, t := range b.T {
 			at[t] = j
 		}
-		for i, t := range a.T {
-			if j, ok := at[t]; !ok || a.K[i] > b.K[j] {
-				return false
+		index = func(t GID) int {
+			if j, ok := at[t]; ok {
+				return j
 			}
+			return -1
 		}
-		return true
 	}
 	for i, t := range a.T {
-		j := b.index(t)
+		j := index(t)
 		if j < 0 || a.K[i] > b.K[j] {
 			return false
 		}

@@ -119,26 +119,6 @@ func (s pgSlice) symmetric() bool {
 	return false
 }
 
-// canonical reports whether a combination (sorted thread indices) takes
-// the first members of each class of interchangeable threads.
-func (s pgSlice) canonical(comb []int) bool {
-	if s.C == nil {
-		return true
-	}
-	in := make(map[int]bool, len(comb))
-	for _, i := range comb {
-		in[i] = true
-	}
-	for _, i := range comb {
-		for j := s.C[i]; j < i; j++ {
-			if s.C[j] == s.C[i] && !in[j] {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // pgCounts converts per-thread counts into a pgSlice (dropping zeros).
 func pgCounts(m map[GID]int) pgSlice {
 	var s pgSlice
@@ -630,7 +610,7 @@ type pgParallel struct {
 	// rank[i]: how many threads of thread i's class lie between the
 	// class's first index (C[i]) and i, -1 when i lies before it (once
 	// rootLast moved the root, a class's first index may be its last:
-	// canonical constrains only the members from there); taken: per
+	// the constraint covers only the members from there); taken: per
 	// class, its constrained members in the combination being built
 	// (nextCanonical).
 	rank  []int
@@ -711,9 +691,10 @@ func (g *pgParallel) ranks() {
 // counts reports whether j counts for the class constraints (rank).
 func (g *pgParallel) counts(j int) bool { return g.rank[j] >= 0 }
 
-// isCanonical is pgSlice.canonical for the current combination, without a
-// map: each member is preceded in it by exactly the members of its class
-// that come before it in the slice.
+// isCanonical reports whether the current combination is canonical: each
+// member from its class's first index on is preceded in it by exactly the
+// members of its class between that index and it (canonical, in the
+// tests, states the same by the definition).
 func (g *pgParallel) isCanonical() bool {
 	g.ranks()
 	for k, i := range g.comb {

@@ -211,3 +211,25 @@ func TestPeriodCanonicalGeneratedInOrder(t *testing.T) {
 		}
 	}
 }
+
+// canonical reports whether a combination (sorted thread indices) takes
+// the first members of each class of interchangeable threads, by the
+// definition: the reference nextCanonical and isCanonical are checked
+// against.
+func (s pgSlice) canonical(comb []int) bool {
+	if s.C == nil {
+		return true
+	}
+	in := make(map[int]bool, len(comb))
+	for _, i := range comb {
+		in[i] = true
+	}
+	for _, i := range comb {
+		for j := s.C[i]; j < i; j++ {
+			if s.C[j] == s.C[i] && !in[j] {
+				return false
+			}
+		}
+	}
+	return true
+}

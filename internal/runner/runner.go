@@ -436,7 +436,7 @@ func reproduced(ctx context.Context, b Binary, opts Options, test string, bug rt
 	if err != nil {
 		return true
 	}
-	if replayedAlone(ctx, b, opts, test, bug, tr) {
+	if replayedAlone(ctx, b, opts, test, bug, tr, false) {
 		return true
 	}
 	if bug.ClockBase == 0 || !tr.ClockBase.IsZero() {
@@ -446,7 +446,7 @@ func reproduced(ctx context.Context, b Binary, opts Options, test string, bug rt
 	if tr.WriteFile(bug.Replay) != nil {
 		return false
 	}
-	if replayedAlone(ctx, b, opts, test, bug, tr) {
+	if replayedAlone(ctx, b, opts, test, bug, tr, true) {
 		return true
 	}
 	tr.ClockBase = time.Time{}
@@ -454,11 +454,16 @@ func reproduced(ctx context.Context, b Binary, opts Options, test string, bug rt
 	return false
 }
 
-// replayedAlone is reproduced's replay of tr, bug's record.
-func replayedAlone(ctx context.Context, b Binary, opts Options, test string, bug rt.BugReport, tr *trace.Trace) bool {
+// replayedAlone is reproduced's replay of tr, bug's record. strict is the
+// replay from the run's clock base, after one that did not reproduce: an
+// error or a divergence is then no confirmation, and the bug must come
+// back where it was (the same location), not only of the same kind, since
+// instants the replaying process read at init are later than that base
+// and a test comparing them can fail elsewhere.
+func replayedAlone(ctx context.Context, b Binary, opts Options, test string, bug rt.BugReport, tr *trace.Trace, strict bool) bool {
 	work, err := os.MkdirTemp("", "period-confirm-")
 	if err != nil {
-		return true
+		return !strict
 	}
 	defer os.RemoveAll(work)
 	cfg := rt.Config{Replay: bug.Replay, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, OutDir: work,
@@ -468,7 +473,7 @@ func replayedAlone(ctx context.Context, b Binary, opts Options, test string, bug
 	res, err := Run(context.WithValue(ctx, dirLockedKey{}, b.Dir), b, Options{Config: cfg, Timeout: 2 * time.Minute})
 	unlock()
 	if err != nil {
-		return true
+		return !strict
 	}
 	diverged := false
 	for _, x := range res {
@@ -480,12 +485,12 @@ func replayedAlone(ctx context.Context, b Binary, opts Options, test string, bug
 			continue
 		}
 		for _, xb := range x.Bugs {
-			if xb.Kind == bug.Kind {
+			if xb.Kind == bug.Kind && (!strict || xb.Location == bug.Location) {
 				return true
 			}
 		}
 	}
-	if diverged && bug.Schedule <= freshRecheckMax {
+	if diverged && !strict && bug.Schedule <= freshRecheckMax {
 		// The replay left the recorded path: real I/O decides where the
 		// goroutines of a networked test are (gRPC's transports), so
 		// the replay cannot tell. The exploration itself runs again up to
