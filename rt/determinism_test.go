@@ -45,8 +45,14 @@ func init() {
 	// bench/goctxleak: the producer checks its context, then sends. Between
 	// key points, the code after a rendezvous calls the virtual context
 	// (cancel, Err), which is not a key point; real jitter makes any overlap
-	// of the two goroutines' code show as a different outcome.
-	jitter := func() { time.Sleep(time.Duration(rand.Intn(300)) * time.Microsecond) }
+	// of the two goroutines' code show as a different outcome. The jitter
+	// spins rather than sleeps: a goroutine in a real sleep for 20 ms is
+	// detached by design (a dependency's backoff), and under load a 300 µs
+	// sleep lasted that long (one schedule of 60 differed, 1 run in 30).
+	jitter := func() {
+		for d, start := time.Duration(rand.Intn(300))*time.Microsecond, time.Now(); time.Since(start) < d; {
+		}
+	}
 	programs["ctxrace"] = func(t *testing.T) {
 		ctx, cancel := WithCancel(contextBackground())
 		out := make(chan int)
