@@ -363,6 +363,24 @@ func Verbose() bool {
 	return testing.Verbose()
 }
 
+// quietNestedRuns turns -test.v off while tests are explored, until the
+// returned function restores it. The driver's own subtests keep printing (a
+// subtest takes its parent's printer when it starts); a run of package
+// testing nested in an explored test (testing.RunTests, testing.MainStart:
+// testify's suite tests read its output) prints as under go test without
+// -v, only failures.
+func quietNestedRuns() (restore func()) {
+	f := flag.Lookup("test.v")
+	if f == nil {
+		return func() {}
+	}
+	was := f.Value.String()
+	if f.Value.Set("false") != nil {
+		return func() {}
+	}
+	return func() { f.Value.Set(was) }
+}
+
 // Explore runs each test under the controlled scheduler, configured by the
 // period command through PERIOD_CONFIG.
 func Explore(t *testing.T, tests []Test) {
@@ -373,6 +391,7 @@ func Explore(t *testing.T, tests []Test) {
 	defer startProfile()()
 	exploring.Store(true)
 	defer exploring.Store(false)
+	defer quietNestedRuns()()
 	var out *resultWriter
 	if cfg.Results != "" {
 		f, err := os.OpenFile(cfg.Results, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)

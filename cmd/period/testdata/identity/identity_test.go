@@ -1,6 +1,8 @@
 package identity
 
 import (
+	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -61,7 +63,33 @@ func TestIdentity(t *testing.T) {
 		t.Errorf("t.Context() is done while the test runs: %v", err)
 	}
 	checkStacks(t)
+	checkNestedRun(t)
 	count(t)
+}
+
+// checkNestedRun: a run of package testing inside the test (testify's
+// suite tests capture one's output) prints as under go test without -v:
+// the failure, not the passing tests' lines.
+func checkNestedRun(t *testing.T) {
+	if f := flag.Lookup("test.v"); f == nil || f.Value.String() != "false" {
+		t.Errorf("-test.v is %v without -v", f.Value)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout := os.Stdout
+	os.Stdout = w
+	testing.RunTests(func(string, string) (bool, error) { return true, nil }, []testing.InternalTest{
+		{Name: "InnerPass", F: func(t *testing.T) { t.Log("INNERPASS") }},
+		{Name: "InnerFail", F: func(t *testing.T) { t.Error("INNERFAIL") }},
+	})
+	os.Stdout = stdout
+	w.Close()
+	out, _ := io.ReadAll(r)
+	if s := string(out); strings.Contains(s, "INNERPASS") || strings.Contains(s, "=== RUN") || !strings.Contains(s, "INNERFAIL") {
+		t.Errorf("a nested run printed, without -v:\n%s", s)
+	}
 }
 
 // checkStacks: the test is called by testing.tRunner, and a goroutine's
