@@ -90,35 +90,38 @@ type gstate struct {
 	abort    bool       // the run is over: unwind
 	t        *testing.T // test and subtest goroutines: unwound with SkipNow, as testing requires
 	lastSite string
-	kps      int         // key points executed in this run
-	born     int         // key points the parent had executed when it started g
-	lastEv   int         // index in e.log of the last step g took part in (its own, or as a partner)
-	passed   int         // decisions since g last ran at which g was enabled and another goroutine was chosen
-	vc       vc          // vector clock (race detection)
-	sub      *subtest    // subtests made by TRun, and tests with parallel subtests
-	cleanups []func()    // t.Cleanup functions of the (sub)test run by this goroutine
-	tctx     *vctx       // t.Context() of the (sub)test run by this goroutine, once asked for
-	created  string      // site of the go statement that started g
-	creator  uintptr     // pc in the function that executed it (resolved only for reports)
-	ioProbe  int         // e.steps+1 when probeIO last armed a look at it
-	inCand   bool        // in e.rs.cand (ready.go)
-	fast     bool        // parked at an operation always ready: in e.rs.en without being a candidate
-	lockOK   bool        // parked at a waitLock found ready: in e.rs.en and p.mm.lockReady, not a candidate
-	lockGen  uint32      // tells live entries of lockReady from stale ones
-	inEn     bool        // in the enabled set (e.rs.en once flushed)
-	placed   bool        // in e.rs.en
-	queued   bool        // in e.rs.ins
-	dirty    bool        // in e.rs.dirty
-	newEv    bool        // parked anew since its event in e.rs.evs was written
-	passedAt int         // in e.rs.en: passed is passedAt + e.rs.decisions
-	enAt     int         // index in e.rs.en when last looked for (a hint)
-	vPassed  int         // passed as a full pass counts it (verifyReady)
-	blocked  bool        // parked, not ready, registered under what it waits for
-	waited   bool        // its channel operation was found blocked: Go has queued it (chanReady)
-	lockQ    *mutexModel // the mutex whose queue of blocked Lock callers holds g (lockTurn)
-	blockGen uint32      // tells live registrations from stale ones
-	misses   uint8       // decisions in a row at which g, a candidate, was not ready
-	helper   bool        // started by Period on the standard library's behalf: never a leak
+	kps      int          // key points executed in this run
+	born     int          // key points the parent had executed when it started g
+	lastEv   int          // index in e.log of the last step g took part in (its own, or as a partner)
+	passed   int          // decisions since g last ran at which g was enabled and another goroutine was chosen
+	vc       vc           // vector clock (race detection)
+	slot     strategy.GID // its entry in vector clocks: reused after goroutines end (raceState.takeSlot)
+	floor    uint32       // the slot's entry when g took it: the previous holder's last (timerStart)
+	accessAt uint32       // g's entry at its latest recorded access (raceState.freeSlot)
+	sub      *subtest     // subtests made by TRun, and tests with parallel subtests
+	cleanups []func()     // t.Cleanup functions of the (sub)test run by this goroutine
+	tctx     *vctx        // t.Context() of the (sub)test run by this goroutine, once asked for
+	created  string       // site of the go statement that started g
+	creator  uintptr      // pc in the function that executed it (resolved only for reports)
+	ioProbe  int          // e.steps+1 when probeIO last armed a look at it
+	inCand   bool         // in e.rs.cand (ready.go)
+	fast     bool         // parked at an operation always ready: in e.rs.en without being a candidate
+	lockOK   bool         // parked at a waitLock found ready: in e.rs.en and p.mm.lockReady, not a candidate
+	lockGen  uint32       // tells live entries of lockReady from stale ones
+	inEn     bool         // in the enabled set (e.rs.en once flushed)
+	placed   bool         // in e.rs.en
+	queued   bool         // in e.rs.ins
+	dirty    bool         // in e.rs.dirty
+	newEv    bool         // parked anew since its event in e.rs.evs was written
+	passedAt int          // in e.rs.en: passed is passedAt + e.rs.decisions
+	enAt     int          // index in e.rs.en when last looked for (a hint)
+	vPassed  int          // passed as a full pass counts it (verifyReady)
+	blocked  bool         // parked, not ready, registered under what it waits for
+	waited   bool         // its channel operation was found blocked: Go has queued it (chanReady)
+	lockQ    *mutexModel  // the mutex whose queue of blocked Lock callers holds g (lockTurn)
+	blockGen uint32       // tells live registrations from stale ones
+	misses   uint8        // decisions in a row at which g, a candidate, was not ready
+	helper   bool         // started by Period on the standard library's behalf: never a leak
 	// Spin parking (spin.go): the objects g polled since its last effect,
 	// whether there were too many, whether g waits at a Gosched for one of
 	// them to be written, and the address of a CompareAndSwap in progress.
@@ -1165,13 +1168,19 @@ func (e *engine) finish() {
 
 // inherit starts child's vector clock after everything its parent did so far.
 func (e *engine) inherit(parent, child *gstate) {
-	if e.race.on && parent != nil {
+	if !e.race.on {
+		return
+	}
+	var from *vc
+	if parent != nil {
+		from = &parent.vc
+	}
+	child.slot, child.floor = e.race.takeSlot(from)
+	if parent != nil {
 		child.vc = parent.vc.clone()
-		parent.vc.tick(parent.id)
+		parent.vc.tick(parent.slot)
 	}
-	if e.race.on {
-		child.vc.tick(child.id)
-	}
+	child.vc.tick(child.slot)
 }
 
 // spawn creates a controlled goroutine running f; it starts parked at its start key point.
@@ -1234,7 +1243,11 @@ func (e *engine) exit(g *gstate, r any, normal bool) {
 	}
 	g.status = gDone
 	// Nothing joins a goroutine's end: its clock goes, or a run that starts
-	// goroutine after goroutine keeps clocks quadratic in their number.
+	// goroutine after goroutine keeps clocks quadratic in their number, and
+	// its slot goes to a later goroutine.
+	if e.race.on {
+		e.race.freeSlot(g)
+	}
 	g.vc = vc{}
 	e.settle(g)
 	if e.finished {
@@ -1260,6 +1273,9 @@ func (e *engine) run(t *testing.T, f func()) {
 	}
 	e.mu.Lock()
 	root := e.newG(nil)
+	if e.race.on {
+		root.slot, root.floor = e.race.takeSlot(nil)
+	}
 	root.t = t
 	root.goid = goid()
 	e.byGoid[root.goid] = root

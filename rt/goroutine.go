@@ -268,7 +268,7 @@ func TParallel(site string, t *testing.T) {
 	// of a loop variable made there does not race with the next iteration).
 	if e.race.on {
 		p.vc.join(g.vc)
-		g.vc.tick(g.id)
+		g.vc.tick(g.slot)
 	}
 	p.status = gRunning
 	e.cur = p
@@ -297,7 +297,7 @@ func (e *engine) endParallel(g *gstate) {
 	s.bodyDone = true
 	if e.race.on {
 		s.endVC = g.vc.clone()
-		g.vc.tick(g.id)
+		g.vc.tick(g.slot)
 	}
 	kids := s.kids
 	g.p = pending{op: strategy.OpWGWait, site: g.lastSite, ready: func() bool {

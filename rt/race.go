@@ -338,7 +338,58 @@ func (v vc) entries() int {
 	return n
 }
 
-// epoch is one access: goroutine, its clock then, where, and what.
+// Slots: a goroutine's entry in vector clocks is a slot, not its GID, and
+// a slot is reused once its holder has ended and the new goroutine's parent
+// has seen everything it did (its last access, its last release). The new
+// holder's entries start above the old one's, so an entry still means "saw
+// the slot up to here", and a clock that saw the new holder saw all of the
+// old one. A test that starts a goroutine per loop iteration (testify's
+// EventuallyWithT: one per tick, 100,000 in a run) then keeps clocks as
+// wide as the goroutines alive at once, not as all it ever started: each
+// start copied its parent's clock of 100,000 entries. Reports name
+// goroutines by path (epoch.path), which stays exact.
+
+// freeSlot is a slot whose holder ended, and that holder's last entry there.
+type freeSlot struct {
+	slot strategy.GID
+	last uint32
+}
+
+// slotLook is how many freed slots takeSlot tries, most recent first.
+const slotLook = 4
+
+// takeSlot is a slot for a goroutine whose clock starts from parent's (nil:
+// from nothing), and the entry the slot's previous holder left there.
+func (r *raceState) takeSlot(parent *vc) (strategy.GID, uint32) {
+	if parent != nil {
+		for i := len(r.free) - 1; i >= 0 && i >= len(r.free)-slotLook; i-- {
+			if f := r.free[i]; parent.get(f.slot) >= f.last {
+				r.free[i] = r.free[len(r.free)-1]
+				r.free = r.free[:len(r.free)-1]
+				return f.slot, f.last
+			}
+		}
+	}
+	r.slots++
+	return strategy.GID(r.slots - 1), 0
+}
+
+// freeSlot gives ended g's slot to later goroutines, unless g waited for
+// real (its races are never reported: realWaiters). Every release ticks the
+// releaser's entry, so its current entry was published only if g accessed
+// memory with it since.
+func (r *raceState) freeSlot(g *gstate) {
+	if r.realWaiters[g.slot] {
+		return
+	}
+	last := g.vc.get(g.slot)
+	if g.accessAt != last {
+		last--
+	}
+	r.free = append(r.free, freeSlot{g.slot, last})
+}
+
+// epoch is one access: goroutine (its slot), its clock then, where, and what.
 type epoch struct {
 	g    strategy.GID
 	c    uint32
@@ -450,7 +501,9 @@ type raceState struct {
 	// socket) in this run: they are ordered with others by
 	// synchronisation Period does not see (io.Pipe's channels), which
 	// -race sees, so none of their races is reported (realWait).
-	realWaiters map[strategy.GID]bool
+	realWaiters map[strategy.GID]bool // by slot
+	slots       int                   // slots handed out in this run
+	free        []freeSlot            // slots whose holders ended, latest last
 	// stacks holds, per access site, the stack of the first access seen
 	// there (in any run): one runtime.Callers per site, so that a report can
 	// show a call path to the earlier access too.
@@ -508,7 +561,7 @@ func newVC() *vc { return new(vc) }
 // synchronisation that -race sees and Period does not. e.mu is held.
 func (e *engine) realWait(g *gstate) {
 	if e.race.on {
-		e.race.realWaiters[g.id] = true
+		e.race.realWaiters[g.slot] = true
 		g.vc.io = true
 	}
 }
@@ -524,7 +577,7 @@ func (e *engine) acquire(g *gstate, p unsafe.Pointer) {
 func (e *engine) release(g *gstate, p unsafe.Pointer) {
 	if e.race.on {
 		e.race.obj(p).publish(&g.vc)
-		g.vc.tick(g.id)
+		g.vc.tick(g.slot)
 	}
 }
 
@@ -534,14 +587,14 @@ func (e *engine) acqRel(g *gstate, p unsafe.Pointer) {
 		o := e.race.obj(p)
 		g.vc.join(*o)
 		o.publish(&g.vc)
-		g.vc.tick(g.id)
+		g.vc.tick(g.slot)
 	}
 }
 
 func (e *engine) rRelease(g *gstate, p unsafe.Pointer) {
 	if e.race.on {
 		e.race.robj(p).publish(&g.vc)
-		g.vc.tick(g.id)
+		g.vc.tick(g.slot)
 	}
 }
 
@@ -572,8 +625,8 @@ func (e *engine) chanSync(g *gstate, h *hchan, send bool, partner *gstate) {
 		mine := g.vc.clone()
 		g.vc.join(partner.vc)
 		partner.vc.join(mine)
-		g.vc.tick(g.id)
-		partner.vc.tick(partner.id)
+		g.vc.tick(g.slot)
+		partner.vc.tick(partner.slot)
 		return
 	}
 	if send {
@@ -590,7 +643,7 @@ func (e *engine) chanSync(g *gstate, h *hchan, send bool, partner *gstate) {
 		if h.dataqsiz > 0 {
 			c.items = append(c.items, g.vc.clone())
 		}
-		g.vc.tick(g.id)
+		g.vc.tick(g.slot)
 		return
 	}
 	if h.qcount == 0 && h.closed != 0 {
@@ -609,13 +662,13 @@ func (e *engine) chanSync(g *gstate, h *hchan, send bool, partner *gstate) {
 	if h.dataqsiz > 0 {
 		c.recvs[c.nrecv] = g.vc.clone()
 	}
-	g.vc.tick(g.id)
+	g.vc.tick(g.slot)
 }
 
 func (e *engine) chanClose(g *gstate, h *hchan) {
 	if e.race.on && h != nil {
 		e.chanClocksOf(h).closed = g.vc.clone()
-		g.vc.tick(g.id)
+		g.vc.tick(g.slot)
 	}
 }
 
@@ -635,7 +688,7 @@ func (e *engine) releaseClock(g *gstate) vc {
 		return vc{}
 	}
 	c := g.vc.clone()
-	g.vc.tick(g.id)
+	g.vc.tick(g.slot)
 	return c
 }
 
@@ -676,11 +729,16 @@ func (e *engine) timerDrained(ch chan time.Time) {
 }
 
 // timerStart: the goroutine of an AfterFunc starts after the timer was set
-// (clk), not after whatever its creator did since.
+// (clk), not after whatever its creator did since; a slot whose previous
+// holder clk does not cover goes back for a new one.
 func (e *engine) timerStart(g *gstate, clk vc) {
 	if e.race.on {
+		if clk.get(g.slot) < g.floor {
+			e.race.free = append(e.race.free, freeSlot{g.slot, g.floor})
+			g.slot, g.floor = e.race.takeSlot(nil)
+		}
 		g.vc = clk.clone()
-		g.vc.tick(g.id)
+		g.vc.tick(g.slot)
 	}
 }
 
@@ -703,9 +761,10 @@ func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site string, kind acce
 	if _, ok := e.race.stacks[site]; !ok {
 		e.race.stacks[site] = siteStack{path: g.path, pcs: callers()}
 	}
-	now := epoch{g: g.id, c: g.vc.get(g.id), site: site, path: g.path, kind: kind, io: g.vc.io}
+	now := epoch{g: g.slot, c: g.vc.get(g.slot), site: site, path: g.path, kind: kind, io: g.vc.io}
+	g.accessAt = now.c
 	write := kind == plainWrite || kind == wgWait
-	if v.hasW && v.w.g != g.id && v.w.c > g.vc.get(v.w.g) {
+	if v.hasW && v.w.g != g.slot && v.w.c > g.vc.get(v.w.g) {
 		e.raceFound(v.w, now)
 	}
 	// As under -race, an atomic store or read-modify-write races with a
@@ -733,14 +792,15 @@ func (e *engine) atomicAccess(g *gstate, p unsafe.Pointer, site string, kind acc
 	if v == nil {
 		v = e.race.newVar(p)
 	}
-	now := epoch{g: g.id, c: g.vc.get(g.id), site: site, path: g.path, kind: kind, io: g.vc.io}
+	now := epoch{g: g.slot, c: g.vc.get(g.slot), site: site, path: g.path, kind: kind, io: g.vc.io}
+	g.accessAt = now.c
 	if v.hasW || len(v.reads) > 0 {
 		// Mixed plain and atomic accesses: only then can the site appear in a report.
 		if _, ok := e.race.stacks[site]; !ok {
 			e.race.stacks[site] = siteStack{path: g.path, pcs: callers()}
 		}
 	}
-	if v.hasW && v.w.g != g.id && v.w.c > g.vc.get(v.w.g) {
+	if v.hasW && v.w.g != g.slot && v.w.c > g.vc.get(v.w.g) {
 		e.raceFound(v.w, now)
 	}
 	if kind == atomicLoad {
@@ -750,7 +810,7 @@ func (e *engine) atomicAccess(g *gstate, p unsafe.Pointer, site string, kind acc
 	e.firstRace(v.reads, g.vc, now)
 	v.atomW = v.setEpoch(v.atomW, now, atomWIdx)
 	e.race.atom(p).publish(&g.vc)
-	g.vc.tick(g.id)
+	g.vc.tick(g.slot)
 }
 
 // atom is the clock of the atomic variable at p.

@@ -203,6 +203,35 @@ var raceTwins = map[string]struct {
 		})
 		Recv("done", done)
 	}},
+	// Goroutines started one after another take the slots of ended ones
+	// (race.go): a slot's new holder must be ordered after all the old one
+	// did, or the detector, which skips same-slot pairs, misses a race.
+	"slots-ordered": {false, func(t *testing.T) {
+		x := new(int)
+		ch := make(chan int)
+		for i := 0; i < 20; i++ {
+			Go("go", func() { *W("child.write", x) = i; Send("send", ch, 1) })
+			Recv("recv", ch)
+			Gosched("yield")
+		}
+	}},
+	"slots-write-after-send": {true, func(t *testing.T) {
+		x := new(int)
+		ch := make(chan int)
+		for i := 0; i < 20; i++ {
+			Go("go", func() { Send("send", ch, 1); *W("child.write", x) = i })
+			Recv("recv", ch)
+			Gosched("yield")
+		}
+	}},
+	"slots-never-joined": {true, func(t *testing.T) {
+		x := new(int)
+		for i := 0; i < 20; i++ {
+			Go("go", func() { *W("child.write", x) = i })
+			Gosched("yield")
+			Gosched("yield")
+		}
+	}},
 	"cond": {false, func(t *testing.T) {
 		x := new(int)
 		var mu sync.Mutex

@@ -764,6 +764,11 @@ func (e *engine) condWake(cm *condModel, all bool, from *gstate) bool {
 			break
 		}
 	}
+	if woke && from != nil && e.race.on {
+		// A release: what the signaller does next is not before the
+		// waiters' wake-up (and its entry now was published: freeSlot).
+		from.vc.tick(from.slot)
+	}
 	return woke
 }
 

@@ -159,3 +159,50 @@ func TestClockJoinsAvoidFullPasses(t *testing.T) {
 		t.Errorf("%d receives of %d publishes: %d passes over whole clocks, want at most %d", publishes*senders, publishes, recvs, publishes*3)
 	}
 }
+
+// A goroutine started per iteration after the previous one ended and was
+// received from (testify's EventuallyWithT: one per tick) takes the slot of
+// an ended one: clocks stay as wide as the goroutines alive at once. Each
+// start copied its parent's clock, as wide as all goroutines started so
+// far: 100,000 of them took minutes a schedule.
+func TestSlotsReusedAfterGoroutinesEnd(t *testing.T) {
+	const n = 2000
+	runControlledWith(Config{}, &alternate{}, func() {
+		ch := make(chan int)
+		for i := 0; i < n; i++ {
+			Go("tick", func() { Send("result", ch, i) })
+			Recv("collect", ch)
+			Gosched("yield") // the sender ends
+		}
+	})
+	if got := eng.race.slots; got > 10 {
+		t.Errorf("%d goroutines started one after another took %d slots, want at most 10", n, got)
+	}
+	// Not covered: the parent never synchronised with the ended ones,
+	// which accessed memory (one that did nothing could give its slot).
+	runControlledWith(Config{}, &alternate{}, func() {
+		for i := 0; i < 50; i++ {
+			Go("tick", func() { *W("w", new(int)) = 1 })
+			Gosched("yield")
+		}
+	})
+	if got := eng.race.slots; got != 51 {
+		t.Errorf("50 goroutines the parent never waited for took %d slots, want 51 (one each, and the root's)", got)
+	}
+	// Covered up to the send only: the write after it races with the next
+	// goroutine's, which must not take the slot (the detector skips pairs
+	// of one slot).
+	runControlledWith(Config{}, &alternate{}, func() {
+		x := new(int)
+		ch := make(chan int)
+		for i := 0; i < 20; i++ {
+			Go("tick", func() { Send("result", ch, i); *W("late.write", x) = i })
+			Recv("collect", ch)
+			Gosched("yield")
+			Gosched("yield")
+		}
+	})
+	if len(eng.bugs) == 0 || eng.bugs[0].kind != "race" {
+		t.Errorf("writes after a send, each by a new goroutine: %+v, want a race", eng.bugs)
+	}
+}
