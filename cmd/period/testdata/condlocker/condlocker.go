@@ -59,3 +59,50 @@ func (c *Counted) Lock() { c.mu.Lock(); c.locks++ }
 
 // Unlock unlocks.
 func (c *Counted) Unlock() { c.mu.Unlock() }
+
+// expectation is locked through an interface, as go-sqlmock's are.
+type expectation interface {
+	Lock()
+	Unlock()
+	done() bool
+}
+
+// common embeds the mutex: an expectation's Lock is promoted from two
+// levels down.
+type common struct {
+	sync.Mutex
+	triggered bool
+}
+
+func (c *common) done() bool { return c.triggered }
+
+// Begin is an expectation.
+type Begin struct {
+	common
+	name string
+}
+
+// Shared embeds a pointer to its mutex.
+type Shared struct {
+	*sync.Mutex
+	n int
+}
+
+// Take marks the first expectation not done as done, locking each through
+// the interface and unlocking the chosen one through its concrete type.
+func Take(list []expectation) *Begin {
+	for _, x := range list {
+		x.Lock()
+		if x.done() {
+			x.Unlock()
+			continue
+		}
+		if b, ok := x.(*Begin); ok {
+			b.triggered = true
+			b.Unlock()
+			return b
+		}
+		x.Unlock()
+	}
+	return nil
+}

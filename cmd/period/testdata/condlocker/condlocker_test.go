@@ -80,3 +80,31 @@ func TestLockerUnlockAsValue(t *testing.T) {
 	mu.RUnlock()
 	<-done
 }
+
+// Locked through an interface, unlocked through the concrete type, the
+// mutex two embeddings down (go-sqlmock's expectations): the process died
+// of "unlock of unlocked mutex" (the interface call locked the real mutex).
+func TestLockedThroughInterfaceDeepEmbedding(t *testing.T) {
+	list := []expectation{&Begin{name: "a"}, &Begin{name: "b"}}
+	got := make(chan *Begin, 2)
+	for range 2 {
+		go func() { got <- Take(list) }()
+	}
+	a, b := <-got, <-got
+	if a == nil || b == nil || a == b {
+		t.Fatalf("took %v and %v", a, b)
+	}
+	s := &Shared{Mutex: new(sync.Mutex)}
+	var l sync.Locker = s
+	done := make(chan bool)
+	go func() {
+		l.Lock()
+		s.n++
+		s.Unlock()
+		done <- true
+	}()
+	s.Lock()
+	s.n++
+	l.Unlock()
+	<-done
+}
