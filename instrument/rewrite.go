@@ -67,6 +67,7 @@ func Rewrite(fset *token.FileSet, file *ast.File, pkg *types.Package, info *type
 			r.note(spec.Pos(), "cgo: operations in C code are not controlled")
 		}
 	}
+	r.end = file.FileEnd
 	r.findShared(file)
 	for _, d := range file.Decls {
 		r.decl(d)
@@ -100,6 +101,10 @@ func Rewrite(fset *token.FileSet, file *ast.File, pkg *types.Package, info *type
 // rewriter holds the state of one file's rewrite.
 type rewriter struct {
 	fset *token.FileSet
+	// end is where declarations added after the file's own go: its end,
+	// past its trailing comments (without a position, the printer put
+	// those comments inside them).
+	end  token.Pos
 	info *types.Info
 	pkg  *types.Package
 	tb   types.Type // testing.TB once looked up (testingTB); Typ[Invalid] if not in the build

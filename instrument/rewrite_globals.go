@@ -49,7 +49,7 @@ func (r *rewriter) globals(file *ast.File) {
 	if len(plain)+len(locked) == 0 {
 		return
 	}
-	pos := token.NoPos
+	pos := r.end
 	name := func(n *ast.Ident) *ast.Ident { return ident(n.Name, pos) }
 	var snap, restore []ast.Stmt
 	if len(plain) > 0 {

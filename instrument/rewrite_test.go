@@ -239,3 +239,20 @@ func TestCgoFileGetsANote(t *testing.T) {
 		t.Errorf("the cgo preamble must stay right above import \"C\":\n%s", out)
 	}
 }
+
+// Declarations the rewriter adds at the end of a file (the globals'
+// snapshot, an embedded timer's methods) come after the file's trailing
+// comments: printed without positions, they were interleaved with them
+// (yuin/gopher-lua's state.go ends in "/* }}} */" and "//", and its
+// rewrite did not parse).
+func TestTrailingCommentsStayOutOfAddedDecls(t *testing.T) {
+	src := []byte("package p\n\nimport \"time\"\n\nvar pool []int\n\ntype tm struct{ time.Timer }\n\nfunc f() { pool = append(pool, 1) }\n\n/* }}} */\n\n/* }}} */\n\n//\n")
+	out, _, _ := rewriteSource(t, "p.go", src, RewriteOptions{RTPath: DefaultRTPath, Globals: true})
+	if _, err := parser.ParseFile(token.NewFileSet(), "", out, 0); err != nil {
+		t.Fatalf("rewritten file does not parse: %v\n%s", err, out)
+	}
+	added := bytes.Index(out, []byte("_prtrecv"))
+	if last := bytes.LastIndex(out, []byte("/* }}} */")); added < 0 || last > added || bytes.LastIndex(out, []byte("//\n")) > added {
+		t.Fatalf("the file's trailing comments are inside the added declarations:\n%s", out)
+	}
+}

@@ -75,7 +75,7 @@ func (r *rewriter) embeddedTimers(file *ast.File) {
 // and the like; a struct embedding the timer by value gets a pointer
 // receiver, as the promoted methods have.
 func (r *rewriter) timerMethod(typeName, field, kind, method string, ptr bool, at token.Pos) ast.Decl {
-	pos := token.NoPos
+	pos := r.end
 	recv := r.prefix + "recv"
 	var recvType ast.Expr = ident(typeName, pos)
 	var timer ast.Expr = &ast.SelectorExpr{X: ident(recv, pos), Sel: ident(field, pos)}
