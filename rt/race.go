@@ -105,6 +105,18 @@ type vcEntry struct {
 	c uint32
 }
 
+// overEntries is a copy of over with room for at least two entries: 16
+// bytes, above the tiny allocator's sizes. An 8-byte block of one entry
+// shared a tiny block with a small object of the program, and a clock kept
+// for the run kept that object from being collected (a finalizer on a
+// one-byte struct never ran: yuin/gopher-lua's TestLocalVarFree).
+func overEntries(over []vcEntry) []vcEntry {
+	if len(over) == 0 {
+		return nil
+	}
+	return append(make([]vcEntry, 0, max(2, len(over))), over...)
+}
+
 // vcOverMax bounds the entries a clock keeps over a shared dense part
 // before it takes a private copy.
 const vcOverMax = 8
@@ -137,6 +149,9 @@ func (v *vc) set(g strategy.GID, c uint32) {
 			}
 		}
 		if len(v.over) < vcOverMax {
+			if v.over == nil {
+				v.over = make([]vcEntry, 0, 2)
+			}
 			v.over = append(v.over, vcEntry{g, c})
 			return
 		}
@@ -280,7 +295,7 @@ func (v *vc) adopt(o vc) bool {
 		return false
 	}
 	old, mine := v.d, v.over
-	v.d, v.over = o.d, append([]vcEntry(nil), o.over...)
+	v.d, v.over = o.d, overEntries(o.over)
 	for _, e := range mine {
 		if e.c > v.get(e.g) {
 			v.set(e.g, e.c)
@@ -326,7 +341,7 @@ func (v *vc) clone() vc {
 		v.d.shared = true
 		v.d.id = vcDenseIDs.Add(1)
 	}
-	return vc{d: v.d, over: append([]vcEntry(nil), v.over...), io: v.io, joined: v.joined}
+	return vc{d: v.d, over: overEntries(v.over), io: v.io, joined: v.joined}
 }
 
 // entries is the memory v holds, in entries (tests).

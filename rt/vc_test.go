@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/period-dev/period/strategy"
 )
@@ -204,5 +205,21 @@ func TestSlotsReusedAfterGoroutinesEnd(t *testing.T) {
 	})
 	if len(eng.bugs) == 0 || eng.bugs[0].kind != "race" {
 		t.Errorf("writes after a send, each by a new goroutine: %+v, want a race", eng.bugs)
+	}
+}
+
+// A clock's entries over its dense part are never a block of the tiny
+// allocator (under 16 bytes, without pointers): such a block holds small
+// objects of the program too, and a clock kept for the run kept them from
+// being collected (yuin/gopher-lua's TestLocalVarFree: a finalizer on a
+// one-byte struct never ran).
+func TestClockEntriesAvoidTinyBlocks(t *testing.T) {
+	var v vc
+	v.set(3, 1)
+	c := v.clone()
+	for _, over := range [][]vcEntry{v.over, c.over} {
+		if size := cap(over) * int(unsafe.Sizeof(vcEntry{})); len(over) > 0 && size < 16 {
+			t.Errorf("entries over the dense part: a block of %d bytes", size)
+		}
 	}
 }
