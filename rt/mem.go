@@ -70,6 +70,9 @@ func (m *memState) info(addr uintptr, owner strategy.GID) (*addrInfo, bool) {
 		*r = recentAddr{addr, i}
 		return &m.infos[i/infoChunk][i%infoChunk], false
 	}
+	if m.ninfo == maxAddrs {
+		m.forget()
+	}
 	i := m.ninfo
 	*r = recentAddr{addr, i}
 	if int(i/infoChunk) == len(m.infos) {
@@ -80,6 +83,21 @@ func (m *memState) info(addr uintptr, owner strategy.GID) (*addrInfo, bool) {
 	info := &m.infos[i/infoChunk][i%infoChunk]
 	*info = addrInfo{owner: owner}
 	return info, true
+}
+
+// maxAddrs bounds the addresses a run keeps records of (about 60 bytes
+// each, map entry included): an interpreter's test touched 25 million in
+// one schedule, 1.5 GB. Past it the records start over: an address one
+// goroutine touched before is then new to the next, and a sharing that
+// only that pair shows is missed until another goroutine touches it; sites
+// already known to be shared stay so.
+const maxAddrs = 1 << 20
+
+// forget drops every address record of the run (maxAddrs).
+func (m *memState) forget() {
+	clear(m.addrs)
+	m.ninfo = 0
+	clear(m.recent[:])
 }
 
 // siteID interns a site; sites are constant strings of the instrumented

@@ -532,6 +532,11 @@ type raceState struct {
 
 // newVar registers a raceVar for p, with room for one read.
 func (r *raceState) newVar(p unsafe.Pointer) *raceVar {
+	if len(r.vars) >= maxAddrs {
+		// Bounded as the sharing records are (maxAddrs): a race whose two
+		// accesses the drop separates is missed, none is invented (GC).
+		clear(r.vars)
+	}
 	if len(r.varBlock) == 0 {
 		r.varBlock = make([]raceVar, addrInfoBlock)
 		r.readBlock = make([]epoch, addrInfoBlock)

@@ -223,3 +223,24 @@ func TestClockEntriesAvoidTinyBlocks(t *testing.T) {
 		}
 	}
 }
+
+// The records of the addresses a run touched are bounded (maxAddrs): an
+// interpreter's test touched 25 million addresses in a schedule and held
+// 1.5 GB of them.
+func TestAddressRecordsBounded(t *testing.T) {
+	mem := make([]int64, maxAddrs+maxAddrs/2)
+	runControlledWith(Config{NoRace: true}, &alternate{}, func() {
+		done := make(chan bool)
+		Go("other", func() { Send("done", done, true) }) // not alone: every access is recorded
+		Recv("wait", done)
+		for i := range mem {
+			*W("w", &mem[i]) = 1
+		}
+	})
+	if n := len(eng.mem.addrs); n > maxAddrs || eng.mem.ninfo > maxAddrs {
+		t.Errorf("%d addresses touched: %d records kept (%d infos), want at most %d", len(mem), n, eng.mem.ninfo, maxAddrs)
+	}
+	if eng.mem.ninfo == 0 {
+		t.Errorf("no address recorded: the test shows nothing")
+	}
+}
