@@ -5,6 +5,7 @@ package rt
 import (
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -206,8 +207,31 @@ func waitingState(header, state string) string {
 }
 
 // DebugStack is debug.Stack(): the calling goroutine's stack as Stack
-// shows it.
-func DebugStack() []byte { return fitStack(func(b []byte) int { return Stack(b, false) }) }
+// shows it, with debug.Stack's own frame on top where this function's
+// frames (inlined into the caller's name) would show (gorilla/handlers'
+// recovery test looks for "runtime/debug.Stack" in its log).
+func DebugStack() []byte {
+	st := fitStack(func(b []byte) int { return Stack(b, false) })
+	lines := strings.SplitAfter(string(st), "\n")
+	if len(lines) < 3 {
+		return st
+	}
+	top := 1
+	for top+1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[top+1]), rtDir) {
+		top += 2
+	}
+	real := strings.SplitAfter(string(debug.Stack()), "\n")
+	if len(real) < 3 {
+		return st
+	}
+	return []byte(lines[0] + real[1] + real[2] + strings.Join(lines[top:], ""))
+}
+
+// rtDir is the directory of this package's source, as frames name it.
+var rtDir = func() string {
+	_, file, _, _ := runtime.Caller(0)
+	return file[:strings.LastIndexByte(file, '/')+1]
+}()
 
 // runtimeStack is the whole of runtime.Stack(buf, all), however long.
 func runtimeStack(all bool) []byte {

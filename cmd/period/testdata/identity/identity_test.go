@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -96,6 +97,9 @@ func checkNestedRun(t *testing.T) {
 // stack holds its function only, as under go test (a helper that names its
 // caller's package, jarcoal/httpmock's, found Period's runtime).
 func checkStacks(t *testing.T) {
+	if st := strings.Split(string(debug.Stack()), "\n"); len(st) < 5 || st[1] != "runtime/debug.Stack()" || !strings.Contains(st[3], "identity.checkStacks(") {
+		t.Errorf("debug.Stack() is\n%s\nwant runtime/debug.Stack() on top, then checkStacks", strings.Join(st, "\n"))
+	}
 	pc, _, _, ok := runtime.Caller(2)
 	if fn := runtime.FuncForPC(pc); !ok || fn == nil || fn.Name() != "testing.tRunner" {
 		t.Errorf("the test's caller is %v, want testing.tRunner", fn.Name())
