@@ -240,6 +240,18 @@ func init() {
 		if past.Err() != context.DeadlineExceeded {
 			t.Errorf("deadline in the past: err=%v", past.Err())
 		}
+		// So is one nearer than a step (the context package's reading of
+		// the clock takes that long); one a few steps away is not.
+		tiny, cancelTiny := WithTimeout(contextBackground(), time.Nanosecond)
+		defer cancelTiny()
+		if tiny.Err() != context.DeadlineExceeded {
+			t.Errorf("1 ns timeout: err=%v", tiny.Err())
+		}
+		short, cancelShort := WithTimeout(contextBackground(), time.Microsecond)
+		defer cancelShort()
+		if short.Err() != nil {
+			t.Errorf("1 µs timeout: err=%v at once", short.Err())
+		}
 	}
 	programs["spin"] = func(t *testing.T) {
 		Go("spinner", func() {
