@@ -578,6 +578,14 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 			out.Rparen = c.Rparen
 			return out
 		}
+		if fn.Name() == "Parallel" && sig.Params().Len() == 0 && sig.Results().Len() == 0 {
+			// x.Parallel() through an interface (go-internal's
+			// testscript.T, over a struct embedding *testing.T): the hook
+			// decides by the dynamic type.
+			out := r.hook(pos, "TParallelVia", r.site(pos), r.expr(f.X))
+			out.Rparen = c.Rparen
+			return out
+		}
 		if fn.Name() == "Run" && isTRunSig(sig) {
 			// x.Run(name, f) through an interface a *testing.T satisfies
 			// (testify's suite runner): the hook decides by the dynamic

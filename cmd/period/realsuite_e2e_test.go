@@ -190,7 +190,8 @@ func TestSubprocessIdiomAndTestNames(t *testing.T) {
 
 // A test sees what it sees under go test: TestMain ran, testing.Verbose()
 // is false, testing.Short() follows -short, -tags selects files, TempDir,
-// Setenv and Chdir are per run. A replay file keeps -short.
+// Setenv and Chdir are per run, t.Parallel through an interface is the
+// subtest's. A replay file keeps -short.
 func TestTestIdentity(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a program")
@@ -198,12 +199,12 @@ func TestTestIdentity(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/identity")
 	out := t.TempDir()
 	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "10", "-o", out, dir)
-	if code != 1 || len(sums) != 2 || len(sums["TestIdentity"].Bugs) != 0 || len(sums["TestShort"].Bugs) != 1 {
-		t.Fatalf("without -short: exit %d, %+v, want exit 1, TestIdentity clean and TestShort failing: %s", code, sums, stderr)
+	if p := sums["TestParallelThroughInterface"]; code != 1 || len(sums) != 3 || len(sums["TestIdentity"].Bugs) != 0 || len(sums["TestShort"].Bugs) != 1 || len(p.Bugs) != 0 || p.Abandoned != 0 || p.Schedules < 2 {
+		t.Fatalf("without -short: exit %d, %+v, want exit 1, TestIdentity and TestParallelThroughInterface clean and TestShort failing: %s", code, sums, stderr)
 	}
 	code, sums, stderr = periodJSON(t, "test", "-json", "-budget", "10", "-short", "-tags", "identitytag", "-o", out, dir)
-	if code != 0 || len(sums) != 3 {
-		t.Fatalf("with -short -tags identitytag: exit %d, %+v, want exit 0 and 3 tests: %s", code, sums, stderr)
+	if code != 0 || len(sums) != 4 {
+		t.Fatalf("with -short -tags identitytag: exit %d, %+v, want exit 0 and 4 tests: %s", code, sums, stderr)
 	}
 }
 

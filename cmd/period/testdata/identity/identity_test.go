@@ -131,3 +131,21 @@ func TestShort(t *testing.T) {
 	}
 	count(t)
 }
+
+// tester is a test library's view of a *testing.T (go-internal's
+// testscript.T), here over a struct that embeds one.
+type tester interface{ Parallel() }
+
+type shim struct{ *testing.T }
+
+// Parallel through the interface is the subtest's t.Parallel: the real one
+// waited for a parent the model held, for ever (the run was abandoned).
+func TestParallelThroughInterface(t *testing.T) {
+	for _, name := range []string{"a", "b"} {
+		t.Run(name, func(t *testing.T) {
+			var x tester = shim{t}
+			x.Parallel()
+			count(t)
+		})
+	}
+}
