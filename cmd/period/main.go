@@ -300,6 +300,37 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
+// heartbeatEvery is how often a long preparation or build says it is
+// still under way, as exploration's progress lines do.
+var heartbeatEvery = 5 * time.Second
+
+// heartbeat reports every heartbeatEvery that what is still under way,
+// until the returned function is called: loading, instrumenting and
+// building a large package (go-elasticsearch's typedapi, 2,000 files of
+// types: minutes) is never silent.
+func heartbeat(p *report.Printer, pkg, what string) (stop func()) {
+	start := time.Now()
+	tick := time.NewTicker(heartbeatEvery)
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				p.Event("progress", pkg, "%s: %s so far", what, time.Since(start).Round(time.Second))
+			}
+		}
+	}()
+	return func() {
+		tick.Stop()
+		close(done)
+		<-finished
+	}
+}
+
 // testPackages prepares, builds and explores each package.
 // minBudget > 0 minimises every bug's schedule with at most that many candidates.
 // html != "" writes a timeline page of every bug there.
@@ -313,7 +344,9 @@ func testPackages(ctx context.Context, patterns []string, prep instrument.Prepar
 	cwd, _ := os.Getwd()
 	start := time.Now()
 	prep.Dir, prep.Patterns, prep.WorkDir = cwd, patterns, filepath.Join(work, "src")
+	stop := heartbeat(p, "", "loading and instrumenting "+strings.Join(patterns, " "))
 	pkgs, err := instrument.Prepare(prep)
+	stop()
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
 		return exitError
@@ -334,7 +367,9 @@ func testPackages(ctx context.Context, patterns []string, prep instrument.Prepar
 		}
 		bin := filepath.Join(work, fmt.Sprintf("pkg%d.test", i))
 		t0 := time.Now()
+		stop := heartbeat(p, pkg.ImportPath, "building "+pkg.ImportPath+" (instrumented)")
 		err := par.build(ctx, pkg, bin)
+		stop()
 		// After the build: a dependency whose instrumented copy did not
 		// compile is built as it is, and noted.
 		for _, n := range pkg.Notes {
