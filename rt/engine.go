@@ -1758,6 +1758,14 @@ func (e *engine) watchdog() (stop func()) {
 				e.mu.Unlock()
 				return false
 			} else if now.Sub(idleSince) > e.cfg.hangAfter && !e.busyDetached(now.Sub(idleSince), idleHooks) {
+				if e.waitingForChild() {
+					// A child process runs on its own (go test's own
+					// run of go build: testify's failfast test): the
+					// wait ends when it does, as under go test, and
+					// -timeout bounds it.
+					e.mu.Unlock()
+					return true
+				}
 				var where string
 				for _, g := range e.gs {
 					if g.status != gDetached {

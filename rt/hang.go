@@ -96,6 +96,32 @@ func realBlocked(id int64) bool {
 	return !runningStatus(status)
 }
 
+// waitingForChild reports whether a detached goroutine waits for a child
+// process to end. e.mu is held.
+func (e *engine) waitingForChild() bool {
+	for _, g := range e.gs {
+		if g.status == gDetached && waitsForChild(g.goid) {
+			return true
+		}
+	}
+	return false
+}
+
+// waitsForChild reports whether goroutine id is blocked in os/exec's or
+// os's wait for a child process (or for the copying of its output).
+func waitsForChild(id int64) bool {
+	st, status := stackAndStatus(id)
+	if st == nil || runningStatus(status) {
+		return false
+	}
+	for _, f := range []string{"\nos/exec.(*Cmd).Wait(", "\nos.(*Process).Wait(", "\nos/exec.(*Cmd).Run(", "\nos/exec.(*Cmd).Output(", "\nos/exec.(*Cmd).CombinedOutput("} {
+		if bytes.Contains(st, []byte(f)) {
+			return true
+		}
+	}
+	return false
+}
+
 // waitsForOthers is realBlocked, but not for a sleep: a goroutine blocked
 // on I/O, a channel or a lock of code Period does not see waits for
 // someone, and the others must run beside it at once (the watchdog's

@@ -90,6 +90,26 @@ func init() {
 	}
 }
 
+// A child process that runs longer than HangAfter (testify's failfast test
+// runs go test -race in one) is waited for, as under go test: the schedule
+// is neither abandoned nor a hang.
+func TestChildProcessWaitedFor(t *testing.T) {
+	s := runChild(t, "childwait", Config{Budget: 2, Seed: 1, Watchdog: 100 * time.Millisecond, HangAfter: 300 * time.Millisecond})
+	if len(s.Bugs) != 0 || s.Abandoned != 0 || s.Schedules != 2 {
+		t.Fatalf("a child process of 1.5 s under a 300 ms hang limit: %+v", s)
+	}
+}
+
+func init() {
+	programs["childwait"] = func(t *testing.T) {
+		done := make(chan error, 1)
+		Go("go", func() { Send("send", done, exec.Command("sleep", "1.5").Run()) })
+		if err := Recv("recv", done); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
 // A long computation in the standard library (go-immutable-radix's
 // TestRadix_HugeTxn sorts 800,000 strings) is not a spinning hang: it gets
 // the time a busy goroutine gets, and past that the schedule is abandoned
