@@ -22,7 +22,7 @@ var timeFuncs = map[string]bool{
 	"context.WithTimeout": false, "context.WithDeadline": false,
 	"context.WithTimeoutCause": false, "context.WithDeadlineCause": false, "context.AfterFunc": true,
 	"sync.OnceFunc": false, "sync.OnceValue": false, "sync.OnceValues": false, "sync.NewCond": false,
-	"runtime.Gosched": true, "runtime.GC": false, "runtime.NumGoroutine": false, "runtime.Caller": false, "runtime.Callers": false, "runtime.Stack": false, "os.Exit": true, "testing.Verbose": false, "testing.AllocsPerRun": false,
+	"runtime.Gosched": true, "runtime.GC": false, "runtime.ReadMemStats": false, "runtime.NumGoroutine": false, "runtime.Caller": false, "runtime.Callers": false, "runtime.Stack": false, "os.Exit": true, "testing.Verbose": false, "testing.AllocsPerRun": false,
 	"testing/synctest.Test": true, "testing/synctest.Wait": true,
 	"iter.Pull": false, "iter.Pull2": false,
 	"syscall.Kill":        true,

@@ -353,6 +353,10 @@ func Globals(snapshot func() (restore func())) bool {
 // exploring is set while Explore drives the tests of this process.
 var exploring atomic.Bool
 
+// ownHeapCollect is the size of a run's records (ownHeap) past which the
+// next run starts with a collection.
+const ownHeapCollect = 8 << 20
+
 // Verbose is testing.Verbose(). The driver runs with -test.v (the runner
 // reads the tests' log lines); the tests it explores see what they would
 // see under go test without -v: Period shows no log of a passing run.
@@ -505,8 +509,16 @@ func (e *engine) resetRun(idx int) {
 	e.bugs = nil
 	e.models.reset()
 	e.clock.reset()
+	big := e.ownHeap() > ownHeapCollect
 	e.mem.reset()
 	e.race.reset(!e.cfg.NoRace)
+	if big {
+		// The last run's records are garbage now: collected at once, they
+		// neither stay in the process's memory nor count in the heap a
+		// poller of the next run reads (ReadMemStats: 256 MB of them made
+		// gopher-lua's 40 MB limit exit).
+		runtime.GC()
+	}
 	e.rs.reset()
 }
 

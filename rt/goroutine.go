@@ -81,6 +81,7 @@ func NumGoroutine() int {
 func GC() {
 	e := eng
 	if _, md := e.enter(); md == modeControl {
+		e.race.varsAt = max(e.race.varsAt, len(e.race.vars))
 		clear(e.race.vars)
 		e.mu.Unlock()
 	}

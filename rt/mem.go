@@ -3,6 +3,8 @@
 package rt
 
 import (
+	"runtime"
+	"runtime/metrics"
 	"sort"
 	"unsafe"
 
@@ -34,6 +36,7 @@ type memState struct {
 	addrs   map[uintptr]uint32 // address -> index in infos
 	infos   [][]addrInfo       // chunks of infoChunk, reused from run to run
 	ninfo   uint32
+	addrsAt int             // the most entries addrs has held: a cleared map keeps its room (ownHeap)
 	shared  map[string]bool // sites known to touch shared memory, fixed for the run
 	learned map[string]bool // sites found in this run; they join shared at the next run
 	frozen  bool            // replay: the site set comes from the replay file
@@ -95,6 +98,7 @@ const maxAddrs = 1 << 20
 
 // forget drops every address record of the run (maxAddrs).
 func (m *memState) forget() {
+	m.addrsAt = max(m.addrsAt, len(m.addrs))
 	clear(m.addrs)
 	m.ninfo = 0
 	clear(m.recent[:])
@@ -146,6 +150,7 @@ func (info *addrInfo) note(id uint32) {
 // in the middle of a run, so that a run is reproduced by its starting set.
 func (m *memState) reset() {
 	m.addrs = map[uintptr]uint32{}
+	m.addrsAt = 0
 	m.ninfo = 0
 	clear(m.recent[:])
 	if len(m.infos) > 16 {
@@ -341,4 +346,46 @@ func atomicOp[P any](site string, p P, kind accessKind) P {
 		e.mu.Unlock()
 	}
 	return p
+}
+
+// ReadMemStats is runtime.ReadMemStats(m), without the heap that Period's
+// records of the run's memory accesses hold (their estimate, ownHeap), nor
+// the garbage the collector lets pile up because of them (its goal is a
+// multiple of the live heap, theirs included): a test that bounds its heap
+// (yuin/gopher-lua's tests run with a 40 MB limit, 18 MB at most under go
+// test, and exit when Alloc passes it) sees about its own use. Never below
+// the program's part of the heap live at the last collection.
+func ReadMemStats(m *runtime.MemStats) {
+	runtime.ReadMemStats(m)
+	e := eng // active or not: the records stay until the next run (a poller left running after a run reads them)
+	e.mu.Lock()
+	own := e.ownHeap()
+	e.mu.Unlock()
+	if own == 0 {
+		return
+	}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/gogc:percent"}}
+	metrics.Read(sample)
+	var live, gogc uint64 = 0, 100
+	if sample[0].Value.Kind() == metrics.KindUint64 {
+		live = sample[0].Value.Uint64()
+	}
+	if sample[1].Value.Kind() == metrics.KindUint64 {
+		gogc = sample[1].Value.Uint64()
+	}
+	cut, floor := own+own*gogc/100, live-min(live, own)
+	for _, x := range []*uint64{&m.Alloc, &m.HeapAlloc, &m.HeapInuse} {
+		*x = max(*x-min(*x, cut), min(*x, floor))
+	}
+}
+
+// ownHeap estimates the bytes the run's address and race-detection records
+// hold: their blocks, and maps at the most entries they held (a cleared
+// map keeps its room). e.mu is held.
+func (e *engine) ownHeap() uint64 {
+	const mapEntry = 32 // a map's bytes per entry, its spare room included
+	n := uint64(len(e.mem.infos)) * infoChunk * uint64(unsafe.Sizeof(addrInfo{}))
+	n += uint64(max(len(e.mem.addrs), e.mem.addrsAt)) * mapEntry
+	vars := uint64(max(len(e.race.vars), e.race.varsAt))
+	return n + vars*(mapEntry+uint64(unsafe.Sizeof(raceVar{})+unsafe.Sizeof(epoch{})))
 }

@@ -510,8 +510,10 @@ type raceState struct {
 	atoms byAddr[vc]
 	chans map[*hchan]*chanClocks
 	vars  map[unsafe.Pointer]*raceVar
-	ctxs  byObject[hchan, ctxClock] // Done channels of virtual contexts, to their cancellers' clocks
-	seen  map[[2]string]bool        // reported pairs of sites
+	// varsAt is the most entries vars held before it was last cleared.
+	varsAt int
+	ctxs   byObject[hchan, ctxClock] // Done channels of virtual contexts, to their cancellers' clocks
+	seen   map[[2]string]bool        // reported pairs of sites
 	// realWaiters are the goroutines that waited for real (a pipe, a
 	// socket) in this run: they are ordered with others by
 	// synchronisation Period does not see (io.Pipe's channels), which
@@ -533,6 +535,7 @@ type raceState struct {
 // newVar registers a raceVar for p, with room for one read.
 func (r *raceState) newVar(p unsafe.Pointer) *raceVar {
 	if len(r.vars) >= maxAddrs {
+		r.varsAt = max(r.varsAt, len(r.vars))
 		// Bounded as the sharing records are (maxAddrs): a race whose two
 		// accesses the drop separates is missed, none is invented (GC).
 		clear(r.vars)

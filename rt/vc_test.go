@@ -4,6 +4,7 @@ package rt
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"testing"
 	"unsafe"
@@ -243,4 +244,30 @@ func TestAddressRecordsBounded(t *testing.T) {
 	if eng.mem.ninfo == 0 {
 		t.Errorf("no address recorded: the test shows nothing")
 	}
+}
+
+// runtime.ReadMemStats under control leaves out the heap of Period's
+// records of the run's accesses, not the program's own: a test bounding
+// its heap (gopher-lua's 40 MB) sees its use, as under go test.
+func TestReadMemStatsWithoutOwnRecords(t *testing.T) {
+	mem := make([]int64, 500_000)
+	var raw, adj runtime.MemStats
+	runControlledWith(Config{}, &alternate{}, func() {
+		done := make(chan bool)
+		Go("other", func() { Send("done", done, true) })
+		Recv("wait", done)
+		for i := range mem {
+			*W("w", &mem[i]) = 1
+		}
+		runtime.ReadMemStats(&raw)
+		ReadMemStats(&adj)
+	})
+	own := raw.HeapAlloc - adj.HeapAlloc
+	if own < 8*uint64(len(mem)) {
+		t.Errorf("HeapAlloc %d raw, %d without Period's records: want their tens of MB left out", raw.HeapAlloc, adj.HeapAlloc)
+	}
+	if adj.HeapAlloc < 8*uint64(len(mem)) {
+		t.Errorf("HeapAlloc %d without Period's records, below the program's own %d bytes", adj.HeapAlloc, 8*len(mem))
+	}
+	t.Logf("raw %d MB, adjusted %d MB", raw.HeapAlloc>>20, adj.HeapAlloc>>20)
 }
