@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -11,21 +12,17 @@ import (
 	"github.com/period-dev/period/internal/report"
 )
 
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+// firstWrite tells when it was first written to.
+type firstWrite struct {
+	w    io.Writer
+	once sync.Once
+	done chan struct{}
 }
 
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+func (f *firstWrite) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	f.once.Do(func() { close(f.done) })
+	return n, err
 }
 
 // A long build or preparation prints progress lines while it lasts, and
@@ -33,13 +30,12 @@ func (l *lockedBuffer) String() string {
 func TestHeartbeatWhileBuilding(t *testing.T) {
 	defer func(d time.Duration) { heartbeatEvery = d }(heartbeatEvery)
 	heartbeatEvery = time.Millisecond
-	var out lockedBuffer
-	p := &report.Printer{W: &out, JSON: true}
+	var out bytes.Buffer
+	first := &firstWrite{w: &out, done: make(chan struct{})}
+	p := &report.Printer{W: &report.LockedWriter{W: first}, JSON: true}
 	stop := heartbeat(p, "example.com/big", "building example.com/big")
-	for !strings.Contains(out.String(), "\n") {
-		time.Sleep(time.Millisecond)
-	}
-	stop()
+	<-first.done
+	stop() // no write after it returns: out is read without a lock
 	n := strings.Count(out.String(), "\n")
 	time.Sleep(10 * heartbeatEvery)
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
