@@ -241,3 +241,19 @@ func TestBrokenPackageDoesNotStopTheOthers(t *testing.T) {
 		}
 	}
 }
+
+// Packages without tests are not an error, as under go test ("[no test
+// files]", exit 0): rivo/tview's module has none.
+func TestNoTestsIsNoError(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/notests\n\ngo 1.24\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte("package p\n\nfunc F() int { return 1 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, sums, stderr := periodJSON(t, "test", "-json", dir)
+	if code != exitOK || len(sums) != 0 || !strings.Contains(stderr, "no test functions") {
+		t.Fatalf("exit %d, %d summaries, stderr %q: want exit 0 and the note", code, len(sums), stderr)
+	}
+}

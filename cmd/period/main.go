@@ -352,8 +352,11 @@ func testPackages(ctx context.Context, patterns []string, prep instrument.Prepar
 		return exitError
 	}
 	if len(pkgs) == 0 {
+		// As go test's "[no test files]": nothing to explore is no error
+		// (period test ./... over a module with tests in some packages
+		// only, or none).
 		fmt.Fprintln(stderr, "period: no test functions in the given packages")
-		return exitError
+		return exitOK
 	}
 	p.Event("prepare", "", "instrumented %d package(s) in %.2fs", len(pkgs), time.Since(start).Seconds())
 	if pkgs, err = par.selectShard(pkgs, cfg.Run); err != nil {
