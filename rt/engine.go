@@ -179,6 +179,7 @@ type bug struct {
 	key                string // identity for reporting each distinct bug once ("" = derived)
 	failFirst          string // a fail: the first line of the first t.Error or t.Fatal message (failFirst)
 	upTo               int    // events the replay record keeps (0: all; see reportEnd)
+	clockRead          bool   // the program had read the clock (BugReport.ClockRead)
 }
 
 type engine struct {
@@ -243,6 +244,7 @@ type engine struct {
 	gcAt            time.Time                   // when a controlled goroutine last called runtime.GC (collected)
 	seq             uint64
 	steps           int
+	clockRead       bool  // the program read the clock in this run (time.Now, Since, Until): its replay may need the run's clock base
 	bubble          bool  // inside synctest.Test: the clock is exact (no drift, see now)
 	drift           int64 // virtual time passed since the clock last moved (time.go: vnow)
 	nowStreak       int   // time.Now readings since the step nowSince (time.go: nowDrift)
@@ -1117,6 +1119,7 @@ func (e *engine) report(b bug) {
 		// The goroutines are reported as the leak they are.
 		return
 	}
+	b.clockRead = e.clockRead
 	e.bugs = append(e.bugs, b)
 	if e.cfg.onBug != nil {
 		e.cfg.onBug(e, b)

@@ -212,6 +212,10 @@ type BugReport struct {
 	// same bytes; the runner writes it in when a confirmation needs it
 	// (trace.Trace.ClockBase).
 	ClockBase int64 `json:",omitempty"`
+	// ClockRead: the program read the clock before the bug (time.Now,
+	// Since, Until), so that its replay may depend on where the clock
+	// started: the confirmation replays from ClockBase first.
+	ClockRead bool `json:",omitempty"`
 }
 
 // Summary is the result of exploring one test.
@@ -509,6 +513,7 @@ func (e *engine) resetRun(idx int) {
 	e.bugs = nil
 	e.models.reset()
 	e.clock.reset()
+	e.clockRead = false
 	big := e.ownHeap() > ownHeapCollect
 	e.mem.reset()
 	e.race.reset(!e.cfg.NoRace)
@@ -620,7 +625,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 		if err := tr.WriteFile(path); err != nil {
 			path = "(replay file not written: " + err.Error() + ")"
 		}
-		br := BugReport{Kind: tr.Kind, Schedule: schedule, Message: tr.Message, Location: tr.Location, Replay: path, Created: b.created, CreatedBy: b.createdBy, FailFirst: b.failFirst, ClockBase: base.UnixNano()}
+		br := BugReport{Kind: tr.Kind, Schedule: schedule, Message: tr.Message, Location: tr.Location, Replay: path, Created: b.created, CreatedBy: b.createdBy, FailFirst: b.failFirst, ClockBase: base.UnixNano(), ClockRead: b.clockRead}
 		sum.Bugs = append(sum.Bugs, br)
 		out.write(struct {
 			Action string

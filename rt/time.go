@@ -372,6 +372,7 @@ func clockNow() time.Time {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.clockRead = true
 	if g := e.cur; g != nil && !e.bubble && !e.free && g.goid == goid() {
 		e.nowDrift()
 	}
