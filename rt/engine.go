@@ -1765,7 +1765,9 @@ func (e *engine) watchdog() (stop func()) {
 					// A child process runs on its own (go test's own
 					// run of go build: testify's failfast test): the
 					// wait ends when it does, as under go test, and
-					// -timeout bounds it.
+					// -timeout bounds it. Looked at again a hangAfter
+					// later, not at every check (a dump of all stacks).
+					idleSince, idleHooks = now, e.hookCount()
 					e.mu.Unlock()
 					return true
 				}
