@@ -224,6 +224,17 @@ func (p *TestPackage) Build(ctx context.Context, out string) error {
 	return p.link(ctx, out)
 }
 
+// machineShort reports whether a build failed for want of disk space or
+// memory rather than because of its source.
+func machineShort(msg string) bool {
+	for _, m := range []string{"no space left on device", "cannot allocate memory", "out of memory", "signal: killed"} {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
+}
+
 // link runs go test -c into out.
 func (p *TestPackage) link(ctx context.Context, out string) error {
 	for {
@@ -243,6 +254,11 @@ func (p *TestPackage) link(ctx context.Context, out string) error {
 		}
 		if ctx.Err() != nil {
 			return fmt.Errorf("building %s: %v", p.ImportPath, ctx.Err())
+		}
+		if machineShort(msg) {
+			// Neither the package's fault nor Period's: a full disk made
+			// a linker fail as "not once instrumented" once.
+			return fmt.Errorf("building %s: the machine ran out of a resource (free disk space for $TMPDIR, $GOCACHE and $PERIODCACHE, or memory):\n%s", p.ImportPath, msg)
 		}
 		dropped, derr := p.dropBrokenDeps(msg)
 		if derr != nil {

@@ -599,3 +599,19 @@ func TestPrepareSetsBrokenPackagesApart(t *testing.T) {
 		t.Errorf("good: LoadError %q, tests %q", tps[1].LoadError, tps[1].Tests)
 	}
 }
+
+// A build that fails for want of disk or memory is not blamed on the
+// package or on Period (a full disk's linker error was reported as "this
+// is a defect of Period").
+func TestMachineShortIsNotADefect(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"/usr/local/go/pkg/tool/linux_amd64/link: mapping output file failed: no space left on device": true,
+		"signal: killed":           true,
+		"./p.go:3:2: undefined: x": false,
+		"cannot use &T{} (value of type *T) as I value in argument to _prt.Send": false,
+	} {
+		if got := machineShort(msg); got != want {
+			t.Errorf("machineShort(%q) = %v, want %v", msg, got, want)
+		}
+	}
+}
