@@ -264,13 +264,23 @@ func TestDependenciesAreControlled(t *testing.T) {
 // fresh process that first runs the earlier tests, as go test does, and
 // whose schedules start from the package state those tests left (a
 // replaced default client). And instants read at init are never in a run's
-// future.
+// future. A test that is not re-runnable in one process but does not
+// depend on the tests before it (TestCloseDefault) is explored again in
+// processes that run it alone: the tests before it run only where a
+// verdict is confirmed (TestReplaceDefault runs three times, in its own
+// exploration and in TestCloseDefault's confirmation; eight when it ran
+// in each of TestCloseDefault's five fresh processes too).
 func TestGoTestOrderAndClock(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a program")
 	}
 	dir, _ := filepath.Abs("testdata/ordered")
+	runs := filepath.Join(t.TempDir(), "runs")
+	t.Setenv("ORDERED_RUNS", runs)
 	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "5", "-o", t.TempDir(), dir)
+	if data, _ := os.ReadFile(runs); strings.Count(string(data), "ran") > 3 {
+		t.Errorf("TestReplaceDefault ran %d times, want at most 3 (its exploration and a confirmation)", strings.Count(string(data), "ran"))
+	}
 	if code != 0 || len(sums) != 5 {
 		t.Fatalf("exit %d with %d tests, want 0 and 5: %+v %s", code, len(sums), sums, stderr)
 	}

@@ -95,14 +95,9 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 	if opts.Fresh && opts.Config.Replay == "" && opts.Config.Fresh == "" {
 		var out []Result
 		for _, t := range tests {
-			r, err := exploreFresh(ctx, b, opts, t, deadline)
+			r, err := exploreFreshConfirmed(ctx, b, opts, t, deadline)
 			if err != nil {
 				return nil, err
-			}
-			if opts.Confirm && ctx.Err() == nil {
-				rs := []Result{r}
-				confirm(ctx, b, opts, rs) // alone in the directory (lockDir)
-				r = rs[0]
 			}
 			out = append(out, r)
 		}
@@ -118,7 +113,7 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 		cfg.Results = filepath.Join(work, fmt.Sprintf("results-%d.jsonl", restart))
 		cfg.Run = "^(" + strings.Join(quoteAll(remaining), "|") + ")$"
 		cfg.Skip = skips[remaining[0]]
-		stopWatch := watchProgress(cfg.Results, cfg.Budget, opts.Progress)
+		stopWatch := watchProgress(cfg.Results, cfg.Budget, startingWhat(remaining[0], cfg), opts.Progress)
 		out, runErr := runChild(ctx, b, cfg, deadline)
 		stopWatch()
 		lines, err := readResults(cfg.Results)
@@ -283,18 +278,10 @@ func confirmAll(ctx context.Context, b Binary, opts Options, out []Result, deadl
 			// The test is not re-runnable in one process: explore it again
 			// with one process per schedule, as -fresh does.
 			opts.Progress("%s: exploring again with one process per schedule (-fresh)", r.Test)
-			fr, err := exploreFresh(ctx, b, opts, r.Test, deadline)
+			fr, err := exploreFreshConfirmed(ctx, b, opts, r.Test, deadline)
 			if err != nil {
 				opts.Progress("%s: %v", r.Test, err)
 				continue
-			}
-			// Its processes ran beside others of the package (-p): a
-			// verdict is reported once a replay alone in the directory
-			// shows it too.
-			if ctx.Err() == nil {
-				rs := []Result{fr}
-				confirm(ctx, b, opts, rs)
-				fr = rs[0]
 			}
 			fr.Unconfirmed += r.Unconfirmed
 			fr.Fresh = true
@@ -303,14 +290,51 @@ func confirmAll(ctx context.Context, b Binary, opts Options, out []Result, deadl
 	}
 }
 
+// exploreFreshConfirmed explores test with one process per schedule and
+// confirms its verdicts (confirm). Its processes run the test alone, as
+// go test -run '^Test$' does: running first the tests go test runs before
+// it, natively, would cost each schedule their time (seconds, and
+// minutes in suites of hundreds of tests or with real sleeps). A test
+// written to run after them (a fixture they advance) then fails at once:
+// its verdict does not reproduce where they ran first (the confirmation),
+// and the test is explored again with every process running them first.
+func exploreFreshConfirmed(ctx context.Context, b Binary, opts Options, test string, deadline time.Time) (Result, error) {
+	r, err := exploreFresh(ctx, b, opts, test, deadline, false)
+	if err != nil || !opts.Confirm || ctx.Err() != nil {
+		return r, err
+	}
+	// Its processes ran beside others of the package (-p) and without the
+	// tests before it: a verdict is reported once a replay alone in the
+	// directory, after those tests, shows it too.
+	rs := []Result{r}
+	confirm(ctx, b, opts, rs)
+	r = rs[0]
+	if r.Unconfirmed == 0 || len(testsBefore(b.Tests, test)) == 0 || !deadline.IsZero() && time.Now().After(deadline) {
+		return r, nil
+	}
+	opts.Progress("%s: exploring again with one process per schedule, each running first the tests go test runs before it", test)
+	fr, err := exploreFresh(ctx, b, opts, test, deadline, true)
+	if err != nil {
+		return r, err
+	}
+	if ctx.Err() == nil {
+		rs := []Result{fr}
+		confirm(ctx, b, opts, rs)
+		fr = rs[0]
+	}
+	fr.Unconfirmed += r.Unconfirmed
+	return fr, nil
+}
+
 // exploreFresh explores test with one process per schedule: each schedule
 // runs the test for the first time in its process, as go test -count=1
 // does, and the exploration moves from process to process through a state
 // file (rt.Config.Fresh). The schedules are the ones one long process
-// would run. Its verdicts need no confirmation against state earlier runs
-// left, but processes of other tests of the package may have run beside
-// it: callers confirm them alone in the directory.
-func exploreFresh(ctx context.Context, b Binary, opts Options, test string, deadline time.Time) (Result, error) {
+// would run. With prelude, each process first runs the tests go test runs
+// before test (Config.Prelude). Its verdicts need no confirmation against
+// state earlier runs left, but processes of other tests of the package may
+// have run beside it: callers confirm them alone in the directory.
+func exploreFresh(ctx context.Context, b Binary, opts Options, test string, deadline time.Time, prelude bool) (Result, error) {
 	work, err := os.MkdirTemp("", "period-fresh-")
 	if err != nil {
 		return Result{}, err
@@ -321,7 +345,10 @@ func exploreFresh(ctx context.Context, b Binary, opts Options, test string, dead
 	o.Config.Fresh = filepath.Join(work, "state.json")
 	o.Config.Parallel = false
 	o.Config.Run = "^" + regexp.QuoteMeta(test) + "$"
-	o.Config.Prelude = testsBefore(b.Tests, test)
+	o.Config.Prelude = nil
+	if prelude {
+		o.Config.Prelude = testsBefore(b.Tests, test)
+	}
 	start := time.Now()
 	total := Result{Summary: rt.Summary{Action: "summary", Package: b.Package, Test: test, Strategy: o.Config.Strategy, Seed: o.Config.Seed, Bound: o.Config.Bound}, Fresh: true}
 	for {
@@ -514,7 +541,7 @@ func replayedAlone(ctx context.Context, b Binary, opts Options, test string, bug
 		o.Config.Strategy, o.Config.Seed, o.Config.Bound = tr.Strategy, tr.Seed, tr.Bound
 		o.Config.Budget, o.Config.Continue = bug.Schedule, true
 		unlock := lockDir(b.Dir, true)
-		fr, err := exploreFresh(context.WithValue(ctx, dirLockedKey{}, b.Dir), b, o, test, time.Now().Add(2*time.Minute))
+		fr, err := exploreFresh(context.WithValue(ctx, dirLockedKey{}, b.Dir), b, o, test, time.Now().Add(2*time.Minute), true)
 		unlock()
 		if err != nil {
 			return true
@@ -571,13 +598,14 @@ func mergeEarlier(s *rt.Summary, prev rt.Summary) {
 var errTimeout = errors.New("timeout")
 
 // progressEvery is how often a running test process is reported on.
-const progressEvery = 5 * time.Second
+var progressEvery = 5 * time.Second
 
 // watchProgress reports, every progressEvery while a test process runs,
 // which schedule of which test it is in (its results file says), so that a
-// long exploration or one very long schedule is never silent. The returned
-// function stops it.
-func watchProgress(results string, budget int, progress func(string, ...any)) (stop func()) {
+// long exploration or one very long schedule is never silent; before the
+// first schedule starts, what the process does meanwhile (starting). The
+// returned function stops it.
+func watchProgress(results string, budget int, starting string, progress func(string, ...any)) (stop func()) {
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {
@@ -604,6 +632,7 @@ func watchProgress(results string, budget int, progress func(string, ...any)) (s
 				}
 			}
 			if test == "" {
+				progress("%s, %.0fs so far", starting, time.Since(start).Seconds())
 				continue
 			}
 			ofSchedule := fmt.Sprintf("%.0fs", time.Since(since).Seconds())
@@ -615,6 +644,20 @@ func watchProgress(results string, budget int, progress func(string, ...any)) (s
 		}
 	}()
 	return func() { close(done); <-finished }
+}
+
+// startingWhat says what a test process exploring test first does, for
+// watchProgress: a slow TestMain, or the tests go test runs before it
+// (Config.Prelude), take real time before the first schedule.
+func startingWhat(test string, cfg rt.Config) string {
+	what := "starting the test process (init, TestMain)"
+	switch {
+	case cfg.Replay != "":
+		what = "starting the process that replays it"
+	case len(cfg.Prelude) > 0:
+		what = fmt.Sprintf("running first, natively, the %d test(s) go test runs before it", len(cfg.Prelude))
+	}
+	return test + ": " + what
 }
 
 // countSteps renders a number of steps for a progress line: "812 steps",

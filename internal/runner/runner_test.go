@@ -7,7 +7,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/period-dev/period/rt"
 )
 
 // The locations the runner makes (a crash's frame, a failed test's log line)
@@ -155,5 +159,47 @@ func TestMergeCost(t *testing.T) {
 	}
 	if _, err := MergeCost(0); err == nil {
 		t.Error("MergeCost(0): no error")
+	}
+}
+
+// Before its first schedule, a test process is not silent: the tests run
+// first as go test would (seconds each, hundreds in some suites) or a slow
+// TestMain get progress lines saying so; once a schedule runs, the lines
+// say which.
+func TestProgressBeforeTheFirstSchedule(t *testing.T) {
+	defer func(d time.Duration) { progressEvery = d }(progressEvery)
+	progressEvery = time.Millisecond
+	results := filepath.Join(t.TempDir(), "results.jsonl")
+	var mu sync.Mutex
+	var lines []string
+	progress := func(format string, args ...any) {
+		mu.Lock()
+		lines = append(lines, fmt.Sprintf(format, args...))
+		mu.Unlock()
+	}
+	said := func(what string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, l := range lines {
+			if strings.Contains(l, what) {
+				return true
+			}
+		}
+		return false
+	}
+	cfg := rt.Config{Prelude: []string{"TestA", "TestB"}}
+	stop := watchProgress(results, 20, startingWhat("TestC", cfg), progress)
+	for !said("TestC: running first, natively, the 2 test(s) go test runs before it") {
+		time.Sleep(time.Millisecond)
+	}
+	if err := os.WriteFile(results, []byte(`{"Action":"run","Test":"TestC","Schedule":1}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for !said("TestC: schedule 1 of at most 20") {
+		time.Sleep(time.Millisecond)
+	}
+	stop()
+	if got := startingWhat("TestC", rt.Config{}); got != "TestC: starting the test process (init, TestMain)" {
+		t.Errorf("startingWhat without a prelude = %q", got)
 	}
 }
