@@ -823,7 +823,7 @@ func (p *preparer) rewritePackage(q *packages.Package, tp *TestPackage, overlay 
 	if goVersion == "" {
 		goVersion = "1.16" // what the go command assumes without a go directive
 	}
-	opts := RewriteOptions{RTPath: rtPath, GoVersion: goVersion, SitePrefix: prefix, Globals: true}
+	opts := RewriteOptions{RTPath: rtPath, GoVersion: goVersion, SitePrefix: prefix, Globals: true, Roots: true}
 	for i, file := range q.Syntax {
 		orig := q.CompiledGoFiles[i]
 		r := p.done[orig]

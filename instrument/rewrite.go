@@ -24,6 +24,7 @@ type RewriteOptions struct {
 	GoVersion  string // the module's go version ("1.13", "1.22"); "" = current
 	SitePrefix string // prefix of every site string, e.g. "examples/deadlock/" (set by the caller)
 	Globals    bool   // emit the package-variable snapshot for the variables declared in this file
+	Roots      bool   // list the file's package-level variables that may hold a channel (rt.Roots: leaks)
 }
 
 // Note reports something the user should know: an unsupported or
@@ -75,6 +76,9 @@ func Rewrite(fset *token.FileSet, file *ast.File, pkg *types.Package, info *type
 	r.embeddedTimers(file)
 	if opts.Globals {
 		r.globals(file)
+	}
+	if opts.Roots && r.changed {
+		r.roots(file)
 	}
 	if !r.changed {
 		return nil, false, r.notes, nil

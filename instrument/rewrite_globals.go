@@ -91,6 +91,92 @@ func (r *rewriter) globals(file *ast.File) {
 	file.Decls = append(file.Decls, snapFunc, decl)
 }
 
+// roots appends the list of the file's package-level variables whose
+// values may lead to a channel, for the walk that tells a leaked goroutine
+// from one a package still reaches (rt/reach.go):
+//
+//	func _prtroots_file_2ego() []interface{} { return []interface{}{&x, &y} }
+//	var _ = rt.Roots(_prtroots_file_2ego)
+//
+// Only files rewritten anyway get it: a file Period leaves as it is
+// declares no goroutine, channel or lock of its own worth waiting on.
+func (r *rewriter) roots(file *ast.File) {
+	var addrs []ast.Expr
+	pos := r.end
+	for _, d := range file.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.VAR {
+			continue
+		}
+		for _, s := range g.Specs {
+			for _, n := range s.(*ast.ValueSpec).Names {
+				v, ok := r.info.Defs[n].(*types.Var)
+				if n.Name == "_" || !ok || !mayLeadToChan(v.Type(), map[types.Type]bool{}) {
+					continue
+				}
+				addrs = append(addrs, &ast.UnaryExpr{OpPos: pos, Op: token.AND, X: ident(n.Name, pos)})
+			}
+		}
+	}
+	if len(addrs) == 0 {
+		return
+	}
+	// interface{}, not any: a package may declare its own any.
+	empty := func() ast.Expr {
+		return &ast.InterfaceType{Interface: pos, Methods: &ast.FieldList{Opening: pos, Closing: pos}}
+	}
+	list := &ast.CompositeLit{Type: &ast.ArrayType{Lbrack: pos, Elt: empty()}, Elts: addrs, Lbrace: pos, Rbrace: pos}
+	fnType := &ast.FuncType{Func: pos, Params: &ast.FieldList{}, Results: &ast.FieldList{List: []*ast.Field{{Type: &ast.ArrayType{Lbrack: pos, Elt: empty()}}}}}
+	fn := r.prefix + "roots_" + identSafe(filepath.Base(r.fset.Position(file.Package).Filename))
+	decl := &ast.FuncDecl{Name: ident(fn, pos), Type: fnType, Body: &ast.BlockStmt{List: []ast.Stmt{&ast.ReturnStmt{Results: []ast.Expr{list}}}}}
+	reg := &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{
+		Names:  []*ast.Ident{ident("_", pos)},
+		Values: []ast.Expr{r.hook(pos, "Roots", ident(fn, pos))},
+	}}}
+	file.Decls = append(file.Decls, decl, reg)
+}
+
+// mayLeadToChan tells whether a value of t can lead to a channel that
+// reflection can find: through pointers, fields, elements and interfaces
+// (but not error, whose values seldom hold one), not through functions.
+func mayLeadToChan(t types.Type, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch u := types.Unalias(t).(type) {
+	case *types.Chan:
+		return true
+	case *types.Named:
+		switch obj := u.Obj(); {
+		case obj.Pkg() == nil && obj.Name() == "error":
+			return false
+		case obj.Pkg() != nil && obj.Pkg().Path() == "sync" && obj.Name() == "Map":
+			return true // its entries are behind unsafe pointers; rt reads them with Range
+		}
+		return mayLeadToChan(u.Underlying(), seen)
+	case *types.Pointer:
+		return mayLeadToChan(u.Elem(), seen)
+	case *types.Slice:
+		return mayLeadToChan(u.Elem(), seen)
+	case *types.Array:
+		return mayLeadToChan(u.Elem(), seen)
+	case *types.Map:
+		return mayLeadToChan(u.Key(), seen) || mayLeadToChan(u.Elem(), seen)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if mayLeadToChan(u.Field(i).Type(), seen) {
+				return true
+			}
+		}
+	case *types.Interface:
+		return true
+	case *types.TypeParam:
+		return true
+	}
+	return false
+}
+
 // identSafe maps a file name, one to one, to identifier characters:
 // letters and digits stay, every other byte becomes _ and its hex code (file
 // names are unique in a package directory, and so are the functions).

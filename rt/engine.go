@@ -1008,6 +1008,11 @@ func (e *engine) leaking(stuck []*gstate) []*gstate {
 		return nil
 	}
 	stuck = slices.DeleteFunc(stuck, func(g *gstate) bool { return g.helper })
+	if e.cfg.Leaks != "any" && e.detached == 0 {
+		// Not while goroutines run outside control: the walk reads maps
+		// they could be writing.
+		stuck = reachableFromPackages(stuck)
+	}
 	if len(e.cfg.IgnoreLeak) == 0 {
 		return stuck
 	}

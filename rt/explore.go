@@ -70,8 +70,10 @@ type Config struct {
 	AdaptiveSteps bool
 	Watchdog      time.Duration // a goroutine without a key point for this long is detached
 	// Leaks is what goroutines left when a test returns are reported:
-	// "all" (default: blocked ones and ones still woken by timers),
-	// "blocked" (only those parked on what no timer wakes), "off".
+	// "all" (default: blocked ones and ones still woken by timers, but
+	// not those parked on channels a package-level variable reaches:
+	// reach.go), "blocked" (only those parked on what no timer wakes),
+	// "off", "any" (as all, with those a package-level variable reaches).
 	Leaks string
 	// IgnoreLeak names functions (as goleak's IgnoreAnyFunction): a left
 	// goroutine with one on its stack, or created by one, is not reported.

@@ -174,7 +174,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.out, "o", filepath.Join(os.TempDir(), "period"), "write replay files to `dir`")
 	fs.IntVar(&f.steps, "steps", defaultSteps, stepsUsage)
 	fs.BoolVar(&f.fresh, "fresh", false, "run every schedule in a new test process, where the test runs for the first time (for suites that are not re-runnable in one process; slower)")
-	fs.StringVar(&f.leaks, "leaks", "all", "which goroutines left running when a test returns are reported: `all`, blocked (not those still woken by timers), off")
+	fs.StringVar(&f.leaks, "leaks", "all", "which goroutines left running when a test returns are reported: `all` (but those parked on a channel a package-level variable still reaches), blocked (not those still woken by timers either), off, any (all, even those a package-level variable reaches)")
 	fs.Var(&f.ignoreLeak, "ignore-leak", "do not report a left goroutine with function `name` on its stack or created by it (repeatable; as goleak.IgnoreAnyFunction)")
 	fs.BoolVar(&f.minimize, "minimize", true, "shrink every bug's schedule before reporting it (fewest switches, steps, goroutines) and write NAME.min.period beside its replay file")
 	fs.StringVar(&f.html, "html", "", "write a self-contained HTML timeline of every bug's schedule into `dir`")
@@ -204,9 +204,9 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	switch f.leaks {
-	case "all", "blocked", "off":
+	case "all", "blocked", "off", "any":
 	default:
-		fmt.Fprintf(stderr, "period: -leaks=%s: want all, blocked or off\n", f.leaks)
+		fmt.Fprintf(stderr, "period: -leaks=%s: want all, blocked, off or any\n", f.leaks)
 		return exitError
 	}
 	if f.budget < 1 {

@@ -878,3 +878,28 @@ func TestClockSeededFailureReplays(t *testing.T) {
 		}
 	}
 }
+
+// A goroutine left waiting on a channel that a package-level variable
+// still reaches (a worker kept in a registry map, a sync.Map, behind an
+// atomic.Pointer, or a reply channel queued in a test file's channel) is
+// not a leak, as Go's goroutine leak profile defines it; one dropped from
+// the registry, or never kept, is. -leaks=any reports them all.
+func TestLeaksReachedFromPackageVariables(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/registry")
+	leaked := map[string]bool{"TestForgottenWorker": true, "TestLocalWorker": true}
+	for _, leaks := range []string{"all", "any"} {
+		code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "5", "-leaks", leaks, "-o", t.TempDir(), dir)
+		if code != 1 || len(sums) != 5 {
+			t.Fatalf("-leaks=%s: exit %d with %d tests, want 1 and 5: %s", leaks, code, len(sums), stderr)
+		}
+		for name, s := range sums {
+			want := leaked[name] || leaks == "any"
+			if got := len(s.Bugs) == 1 && s.Bugs[0].Kind == "leak"; got != want {
+				t.Errorf("-leaks=%s: %s: leak reported %v, want %v: %+v", leaks, name, got, want, s.Bugs)
+			}
+		}
+	}
+}
