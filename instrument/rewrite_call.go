@@ -725,6 +725,9 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 		f.X = r.hook(f.X.Pos(), wrap, r.site(pos), recv)
 		return r.casDone(c, wrap)
 	}
+	if name == "OnceDo" && r.inPackageVar(f.X) {
+		name = "PackageOnceDo" // the goroutines it starts are the process's daemons
+	}
 	args := []ast.Expr{recv}
 	if !noSite[name] {
 		args = append([]ast.Expr{r.site(pos)}, args...)
@@ -732,6 +735,25 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 	out := r.hook(pos, name, append(args, c.Args...)...)
 	out.Rparen = c.Rparen
 	return out
+}
+
+// inPackageVar reports whether x is a package-level variable or a field
+// of one (through fields only): one of its kind per process.
+func (r *rewriter) inPackageVar(x ast.Expr) bool {
+	switch x := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		v, ok := r.info.Uses[x].(*types.Var)
+		return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+	case *ast.SelectorExpr:
+		if sel, ok := r.info.Selections[x]; ok {
+			return sel.Kind() == types.FieldVal && r.inPackageVar(x.X)
+		}
+		v, ok := r.info.Uses[x.Sel].(*types.Var) // pkg.Var
+		return ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+	case *ast.StarExpr:
+		return r.inPackageVar(x.X)
+	}
+	return false
 }
 
 // addressable reports whether &e is legal, conservatively.

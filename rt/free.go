@@ -60,6 +60,19 @@ func (e *engine) anyAlive() bool {
 	return false
 }
 
+// anyAliveButDaemons reports whether a controlled goroutine other than
+// the process's daemons (gstate.daemon) has not ended: go test waits for
+// none of them, and neither does a run once its test returned (unless
+// they are to be reported: -leaks=any).
+func (e *engine) anyAliveButDaemons(withDaemons bool) bool {
+	for _, g := range e.gs {
+		if g.status != gDone && (withDaemons || !g.daemon) {
+			return true
+		}
+	}
+	return false
+}
+
 // anyRunning reports whether a controlled goroutine runs between key points.
 func (e *engine) anyRunning() bool {
 	for _, g := range e.gs {

@@ -647,6 +647,31 @@ func OnceDo(site string, o *sync.Once, f func()) {
 	o.Do(f)
 }
 
+// PackageOnceDo is o.Do(f) on a sync.Once the rewriter found in a
+// package-level variable: goroutines f starts are the process's own
+// daemons (fasthttp's date updater, a timestamp ticker), started once
+// whatever the tests do, and never a leak; goleak users list them as
+// ignored.
+func PackageOnceDo(site string, o *sync.Once, f func()) {
+	OnceDo(site, o, func() {
+		e := eng
+		e.mu.Lock()
+		g := e.callerG()
+		if g != nil {
+			g.onceDepth++
+		}
+		e.mu.Unlock()
+		if g != nil {
+			defer func() {
+				e.mu.Lock()
+				g.onceDepth--
+				e.mu.Unlock()
+			}()
+		}
+		f()
+	})
+}
+
 // onceDone reads o's done flag, its first field: an atomic.Uint32 before
 // Go 1.25, an atomic.Bool followed by padding since; either way the first
 // four bytes are zero until f has run.
@@ -673,8 +698,12 @@ func OnceFunc(f func()) func() {
 			}
 		})
 	}
+	do := OnceDo
+	if !eng.active.Load() {
+		do = PackageOnceDo // made at package level: a process-wide once
+	}
 	return func() {
-		OnceDo("sync.OnceFunc", &once, func() {
+		do("sync.OnceFunc", &once, func() {
 			ran = true
 			defer func() {
 				if r := recover(); r != nil {

@@ -50,3 +50,14 @@ func TestWaiterOnQueuedRequest(t *testing.T) {
 	}()
 	<-started
 }
+
+// The process's daemons: not leaks.
+func TestProcessDaemons(t *testing.T) {
+	Date()
+	startTicker()
+}
+
+// A daemon per object never stopped: a leak.
+func TestObjectDaemon(t *testing.T) {
+	(&Client{}).Start()
+}
