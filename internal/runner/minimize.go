@@ -70,9 +70,13 @@ func Minimize(ctx context.Context, b Binary, file string, budget int, opts Optio
 	if timeout <= 0 {
 		timeout = 2 * time.Minute
 	}
+	// The candidates run one after another in one process, each after the
+	// state the ones before left, as an exploration's schedules do: the
+	// tests go test runs first are not run before them (their real time
+	// was most of a minimisation in suites that sleep); the replay that
+	// keeps the result runs after them.
 	cfg := rt.Config{Replay: file, Minimize: budget, MinimizeOut: cand, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound,
-		OutDir: work, MaxSteps: len(tr.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak,
-		Prelude: testsBefore(b.Tests, tr.Test)}
+		OutDir: work, MaxSteps: len(tr.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak}
 	rs, err := Run(ctx, b, Options{Config: cfg, Timeout: timeout})
 	if err != nil {
 		return m, err
