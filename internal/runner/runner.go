@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -113,7 +114,7 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 		cfg.Results = filepath.Join(work, fmt.Sprintf("results-%d.jsonl", restart))
 		cfg.Run = "^(" + strings.Join(quoteAll(remaining), "|") + ")$"
 		cfg.Skip = skips[remaining[0]]
-		stopWatch := watchProgress(cfg.Results, cfg.Budget, startingWhat(remaining[0], cfg), opts.Progress)
+		stopWatch := watchProgress(cfg.Results, cfg.Budget, startingWhat(remaining[0], cfg, b.Dir, ctx.Value(dirLockedKey{}) == b.Dir), opts.Progress)
 		out, runErr := runChild(ctx, b, cfg, deadline)
 		stopWatch()
 		lines, err := readResults(cfg.Results)
@@ -605,7 +606,7 @@ var progressEvery = 5 * time.Second
 // long exploration or one very long schedule is never silent; before the
 // first schedule starts, what the process does meanwhile (starting). The
 // returned function stops it.
-func watchProgress(results string, budget int, starting string, progress func(string, ...any)) (stop func()) {
+func watchProgress(results string, budget int, starting func() string, progress func(string, ...any)) (stop func()) {
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {
@@ -632,7 +633,7 @@ func watchProgress(results string, budget int, starting string, progress func(st
 				}
 			}
 			if test == "" {
-				progress("%s, %.0fs so far", starting, time.Since(start).Seconds())
+				progress("%s, %.0fs so far", starting(), time.Since(start).Seconds())
 				continue
 			}
 			ofSchedule := fmt.Sprintf("%.0fs", time.Since(since).Seconds())
@@ -648,8 +649,10 @@ func watchProgress(results string, budget int, starting string, progress func(st
 
 // startingWhat says what a test process exploring test first does, for
 // watchProgress: a slow TestMain, or the tests go test runs before it
-// (Config.Prelude), take real time before the first schedule.
-func startingWhat(test string, cfg rt.Config) string {
+// (Config.Prelude), take real time before the first schedule, and so does
+// waiting for the package directory while another test's verdict is
+// replayed alone there (unless the caller holds it: locked).
+func startingWhat(test string, cfg rt.Config, dir string, locked bool) func() string {
 	what := "starting the test process (init, TestMain)"
 	switch {
 	case cfg.Replay != "":
@@ -657,7 +660,13 @@ func startingWhat(test string, cfg rt.Config) string {
 	case len(cfg.Prelude) > 0:
 		what = fmt.Sprintf("running first, natively, the %d test(s) go test runs before it", len(cfg.Prelude))
 	}
-	return test + ": " + what
+	return func() string {
+		if !locked && confirming(dir) {
+			// runChild waits for the directory's lock (lockDir).
+			return test + ": waiting while a verdict is replayed alone in the package directory"
+		}
+		return test + ": " + what
+	}
 }
 
 // countSteps renders a number of steps for a progress line: "812 steps",
@@ -738,6 +747,16 @@ func readProgress(results string, off int64) runProgress {
 // is not confirmed (tidwall/buntdb's "data.db").
 var dirLocks sync.Map // directory -> *sync.RWMutex
 
+// confirmingIn counts, per directory, the replays that hold or wait for
+// its lock exclusively: a test process waiting for the lock says so.
+var confirmingIn sync.Map // directory -> *atomic.Int32
+
+// confirming tells whether a replay holds or waits for dir's lock.
+func confirming(dir string) bool {
+	n, ok := confirmingIn.Load(dir)
+	return ok && n.(*atomic.Int32).Load() > 0
+}
+
 // dirLockedKey marks a context whose caller holds its directory's lock
 // exclusively (a confirming replay): its processes take no lock.
 type dirLockedKey struct{}
@@ -748,8 +767,13 @@ func lockDir(dir string, exclusive bool) (unlock func()) {
 	l, _ := dirLocks.LoadOrStore(dir, new(sync.RWMutex))
 	mu := l.(*sync.RWMutex)
 	if exclusive {
+		n, _ := confirmingIn.LoadOrStore(dir, new(atomic.Int32))
+		n.(*atomic.Int32).Add(1)
 		mu.Lock()
-		return mu.Unlock
+		return func() {
+			mu.Unlock()
+			n.(*atomic.Int32).Add(-1)
+		}
 	}
 	mu.RLock()
 	return mu.RUnlock

@@ -188,7 +188,7 @@ func TestProgressBeforeTheFirstSchedule(t *testing.T) {
 		return false
 	}
 	cfg := rt.Config{Prelude: []string{"TestA", "TestB"}}
-	stop := watchProgress(results, 20, startingWhat("TestC", cfg), progress)
+	stop := watchProgress(results, 20, startingWhat("TestC", cfg, "dir", false), progress)
 	for !said("TestC: running first, natively, the 2 test(s) go test runs before it") {
 		time.Sleep(time.Millisecond)
 	}
@@ -199,7 +199,13 @@ func TestProgressBeforeTheFirstSchedule(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	stop()
-	if got := startingWhat("TestC", rt.Config{}); got != "TestC: starting the test process (init, TestMain)" {
+	starting := startingWhat("TestC", rt.Config{}, "dir", false)
+	if got := starting(); got != "TestC: starting the test process (init, TestMain)" {
 		t.Errorf("startingWhat without a prelude = %q", got)
 	}
+	unlock := lockDir("dir", true)
+	if got := starting(); !strings.Contains(got, "waiting while a verdict is replayed alone") {
+		t.Errorf("startingWhat while the directory is locked = %q", got)
+	}
+	unlock()
 }

@@ -242,7 +242,7 @@ func exploreSplit(ctx context.Context, b Binary, opts Options, test string, pool
 				defer wg.Done()
 				if err := pool.Do(ctx, func() {
 					if w == 0 { // one worker speaks for the round
-						defer watchProgress(wk.cfg.Results, wk.cfg.Budget, startingWhat(test, wk.cfg), opts.Progress)()
+						defer watchProgress(wk.cfg.Results, wk.cfg.Budget, startingWhat(test, wk.cfg, b.Dir, ctx.Value(dirLockedKey{}) == b.Dir), opts.Progress)()
 					}
 					wk.out, wk.err = runChild(ctx, b, wk.cfg, deadline)
 				}); err != nil {
