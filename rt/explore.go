@@ -86,6 +86,11 @@ type Config struct {
 	OutDir  string // where replay files go
 	Results string // JSON-lines file the results are appended to
 	Replay  string // replay this trace file instead of exploring
+	// ReplayAll replays these files, each of another test of the package,
+	// in one process, in go test's order, the tests between them run
+	// natively as go test runs them (replayAll): verdicts of a package
+	// are confirmed with one run of the tests before them, not one each.
+	ReplayAll []string `json:",omitempty"`
 	// Minimize > 0 with Replay: shrink the replay's schedule instead,
 	// trying at most Minimize candidates, and write the result to
 	// MinimizeOut (see minimize.go).
@@ -411,6 +416,10 @@ func Explore(t *testing.T, tests []Test) {
 		defer f.Close()
 		out = &resultWriter{f: f}
 	}
+	if len(cfg.ReplayAll) > 0 {
+		replayAll(t, tests, cfg, out)
+		return
+	}
 	var re *regexp.Regexp
 	if cfg.Run != "" {
 		if re, err = regexp.Compile(cfg.Run); err != nil {
@@ -434,9 +443,7 @@ func Explore(t *testing.T, tests []Test) {
 		if rep, err = trace.ReadFile(cfg.Replay); err != nil {
 			t.Fatal(err)
 		}
-		cfg.Short, cfg.Tags, cfg.Instrument, cfg.Uninstrumented = rep.Short, rep.Tags, rep.Instrument, rep.Uninstrumented
-		cfg.EarlyTimers = rep.EarlyTimers // the file's choices include early wake-ups only if its exploration offered them
-		cfg.TimersWhenBlocked = rep.TimersWhenBlocked
+		cfg.fromReplay(rep)
 	}
 	// The runner passes -short in the configuration, so that a replay file
 	// can carry it too; package testing reads the flag when a test asks.
@@ -460,13 +467,7 @@ func Explore(t *testing.T, tests []Test) {
 			if cfg.Minimize > 0 {
 				s = minimizeOne(t, tt, cfg, rep, restores)
 			} else {
-				eng.replayBug = func(b bug) {
-					out.write(struct {
-						Action string
-						Test   string
-						BugReport
-					}{"bug", tt.Name, BugReport{Kind: b.kind, Schedule: rep.Schedule, Message: b.message, Location: b.location, Created: b.created, CreatedBy: b.createdBy, FailFirst: b.failFirst}})
-				}
+				eng.replayBug = bugWriter(out, tt.Name, rep.Schedule)
 				s = replayOne(t, tt, cfg, rep, restores)
 				eng.replayBug = nil
 			}
@@ -477,6 +478,25 @@ func Explore(t *testing.T, tests []Test) {
 		if out == nil {
 			t.Logf("%+v", s)
 		}
+	}
+}
+
+// fromReplay takes the settings a replay file recorded.
+func (c *Config) fromReplay(rep *trace.Trace) {
+	c.Short, c.Tags, c.Instrument, c.Uninstrumented = rep.Short, rep.Tags, rep.Instrument, rep.Uninstrumented
+	c.EarlyTimers = rep.EarlyTimers // the file's choices include early wake-ups only if its exploration offered them
+	c.TimersWhenBlocked = rep.TimersWhenBlocked
+}
+
+// bugWriter writes a replay's bugs to the results file as they are found:
+// a process that dies after one still tells the runner.
+func bugWriter(out *resultWriter, test string, schedule int) func(bug) {
+	return func(b bug) {
+		out.write(struct {
+			Action string
+			Test   string
+			BugReport
+		}{"bug", test, BugReport{Kind: b.kind, Schedule: schedule, Message: b.message, Location: b.location, Created: b.created, CreatedBy: b.createdBy, FailFirst: b.failFirst}})
 	}
 }
 
@@ -813,35 +833,40 @@ func runPrelude(t *testing.T, tests []Test, names []string) {
 	if len(names) == 0 {
 		return
 	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	want := map[string]bool{}
 	for _, n := range names {
 		want[n] = true
 	}
-	eng.prelude.Store(true)
-	defer eng.prelude.Store(false)
 	for _, tt := range tests {
-		if !want[tt.Name] {
-			continue
-		}
-		// A test that never returns (a flaky one, on this run) must not
-		// stop the explored test: after preludeLimit it is left behind
-		// (testing does not wait for it at the end) and the rest of the
-		// prelude skipped.
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			t.Run(tt.Name, func(t *testing.T) {
-				defer func() { recover() }()
-				tt.F(t)
-			})
-		}()
-		select {
-		case <-done:
-		case <-time.After(preludeLimit):
-			fmt.Fprintf(os.Stderr, "period: %s, run first as go test would, did not return within %v: the rest of the tests before this one are skipped\n", tt.Name, preludeLimit)
+		if want[tt.Name] && !runFirst(t, tt) {
 			return
 		}
+	}
+}
+
+// runFirst runs tt once, uncontrolled, as runPrelude does, and tells
+// whether it returned. A test that never returns (a flaky one, on this
+// run) must not stop the ones after it: after preludeLimit it is left
+// behind (testing does not wait for it at the end), and the caller skips
+// the rest.
+func runFirst(t *testing.T, tt Test) bool {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	eng.prelude.Store(true)
+	defer eng.prelude.Store(false)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t.Run(tt.Name, func(t *testing.T) {
+			defer func() { recover() }()
+			tt.F(t)
+		})
+	}()
+	select {
+	case <-done:
+		return true
+	case <-time.After(preludeLimit):
+		fmt.Fprintf(os.Stderr, "period: %s, run first as go test would, did not return within %v: the rest of the tests before this one are skipped\n", tt.Name, preludeLimit)
+		return false
 	}
 }
 

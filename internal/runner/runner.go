@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -269,25 +270,38 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 // again, one process per schedule, the tests with a verdict that did not
 // reproduce.
 func confirmAll(ctx context.Context, b Binary, opts Options, out []Result, deadline time.Time) {
+	pool := opts.Pool
+	if pool == nil {
+		pool = NewPool(1)
+	}
 	opts.Pool = nil
 	if opts.Confirm && opts.Config.Replay == "" && opts.Config.Fresh == "" {
 		confirm(ctx, b, opts, out)
+		var wg sync.WaitGroup
 		for i, r := range out {
 			if r.Unconfirmed == 0 || !deadline.IsZero() && time.Now().After(deadline) {
 				continue
 			}
 			// The test is not re-runnable in one process: explore it again
-			// with one process per schedule, as -fresh does.
-			opts.Progress("%s: exploring again with one process per schedule (-fresh)", r.Test)
-			fr, err := exploreFreshConfirmed(ctx, b, opts, r.Test, deadline)
-			if err != nil {
-				opts.Progress("%s: %v", r.Test, err)
-				continue
-			}
-			fr.Unconfirmed += r.Unconfirmed
-			fr.Fresh = true
-			out[i] = fr
+			// with one process per schedule, as -fresh does (as many
+			// tests at once as the pool allows).
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				pool.Do(ctx, func() {
+					opts.Progress("%s: exploring again with one process per schedule (-fresh)", r.Test)
+					fr, err := exploreFreshConfirmed(ctx, b, opts, r.Test, deadline)
+					if err != nil {
+						opts.Progress("%s: %v", r.Test, err)
+						return
+					}
+					fr.Unconfirmed += r.Unconfirmed
+					fr.Fresh = true
+					out[i] = fr
+				})
+			}()
 		}
+		wg.Wait()
 	}
 }
 
@@ -427,10 +441,20 @@ func endsExploration(bugs []rt.BugReport) bool {
 // that a fresh process does not reproduce came from state an earlier run
 // left behind, and is counted in Unconfirmed instead of reported.
 func confirm(ctx context.Context, b Binary, opts Options, rs []Result) {
+	together := confirmTogether(ctx, b, opts, rs)
 	for i := range rs {
 		r := &rs[i]
 		var kept []rt.BugReport
 		for _, bug := range r.Bugs {
+			if came, decided := together[bug.Replay]; decided {
+				if came {
+					kept = append(kept, bug)
+				} else {
+					r.Unconfirmed++
+					opts.Progress("%s: the %s of schedule %d did not reproduce in a fresh process after the tests go test runs before it: not reported", r.Test, bug.Kind, bug.Schedule)
+				}
+				continue
+			}
 			if bug.Kind != "race" {
 				// A replay can take as long as its schedule did (up to two
 				// minutes): say what the process is doing meanwhile.
@@ -449,6 +473,124 @@ func confirm(ctx context.Context, b Binary, opts Options, rs []Result) {
 		}
 		r.Bugs = kept
 	}
+}
+
+// confirmTogether replays in one fresh process one verdict of each test of
+// rs that has one, in go test's order, the tests before and between them
+// run natively (rt.Config.ReplayAll), and returns, by replay file, whether
+// each verdict it decided came back (same kind). Confirming them one by
+// one runs the tests before each again: a package of slow tests with a
+// leak in every test took minutes of them. As reproduced does for one, a
+// verdict that does not come back is replayed once more from its run's
+// clock base, all such verdicts in a second process. Left to confirm
+// alone (after this): races, hangs (their replays are long), verdicts
+// whose run read the clock (reproduced replays those from their run's
+// instant first), a test's second verdict, and replays that diverged or
+// did not finish.
+func confirmTogether(ctx context.Context, b Binary, opts Options, rs []Result) map[string]bool {
+	want := map[string]rt.BugReport{} // by test
+	traces := map[string]*trace.Trace{}
+	for _, r := range rs {
+		for _, bug := range r.Bugs {
+			if _, ok := want[r.Test]; ok || bug.Kind == "race" || bug.Kind == "hang" || bug.ClockRead || bug.Replay == "" {
+				continue
+			}
+			tr, err := trace.ReadFile(bug.Replay)
+			if err != nil || tr.Test != r.Test {
+				continue
+			}
+			want[r.Test], traces[r.Test] = bug, tr
+		}
+	}
+	if len(want) < 2 || ctx.Err() != nil {
+		return nil
+	}
+	opts.Progress("confirming %d verdicts in one fresh process, the package's tests run in go test's order", len(want))
+	decided := map[string]bool{}
+	retry := map[string]rt.BugReport{}
+	for test, l := range replayTogether(ctx, b, opts, want, traces) {
+		bug := want[test]
+		if l.Diverged != "" {
+			continue
+		}
+		switch {
+		case hasKind(l.Bugs, bug.Kind, ""):
+			decided[bug.Replay] = true
+		case bug.ClockBase == 0 || !traces[test].ClockBase.IsZero():
+			decided[bug.Replay] = false
+		default:
+			retry[test] = bug
+		}
+	}
+	if len(retry) == 0 {
+		return decided
+	}
+	// From each run's own instant: a program that seeds randomness with the
+	// clock draws the same numbers then; the bug must come back where it
+	// was, and its file keeps the instant only if it did.
+	again := map[string]*trace.Trace{}
+	for test, bug := range retry {
+		tr := traces[test]
+		tr.ClockBase = time.Unix(0, bug.ClockBase)
+		if tr.WriteFile(bug.Replay) == nil {
+			again[test] = tr
+		}
+	}
+	results := replayTogether(ctx, b, opts, retry, again)
+	for test, tr := range again {
+		bug := retry[test]
+		l, ran := results[test]
+		came := ran && l.Diverged == "" && hasKind(l.Bugs, bug.Kind, bug.Location)
+		if !came {
+			tr.ClockBase = time.Time{}
+			tr.WriteFile(bug.Replay) // as it was: the instant did not matter
+		}
+		if ran && (came || l.Diverged == "") {
+			decided[bug.Replay] = came
+		}
+	}
+	return decided
+}
+
+// replayTogether replays the files of bugs (by test), whose records are
+// traces, in one fresh process alone in the package directory and returns
+// their summaries by test.
+func replayTogether(ctx context.Context, b Binary, opts Options, bugs map[string]rt.BugReport, traces map[string]*trace.Trace) map[string]rt.Summary {
+	work, err := os.MkdirTemp("", "period-confirm-")
+	if err != nil {
+		return nil
+	}
+	defer os.RemoveAll(work)
+	var files []string
+	entries := 0
+	for test, tr := range traces {
+		files = append(files, bugs[test].Replay)
+		entries = max(entries, len(tr.Entries))
+	}
+	sort.Strings(files)
+	cfg := rt.Config{ReplayAll: files, OutDir: work, MaxSteps: entries + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak,
+		Package: b.Package, Dir: b.Dir, Results: filepath.Join(work, "results.jsonl")}
+	unlock := lockDir(b.Dir, true)
+	runChild(context.WithValue(ctx, dirLockedKey{}, b.Dir), b, cfg, time.Now().Add(2*time.Minute+time.Duration(len(files))*30*time.Second))
+	unlock()
+	lines, _ := readResults(cfg.Results)
+	out := map[string]rt.Summary{}
+	for _, l := range lines {
+		if l.Action == "summary" && traces[l.Test] != nil {
+			out[l.Test] = l.Summary
+		}
+	}
+	return out
+}
+
+// hasKind tells whether bugs has one of kind, at location if it is not "".
+func hasKind(bugs []rt.BugReport, kind, location string) bool {
+	for _, b := range bugs {
+		if b.Kind == kind && (location == "" || b.Location == location) {
+			return true
+		}
+	}
+	return false
 }
 
 // reproduced replays bug's file in a fresh process and tells whether the

@@ -55,6 +55,7 @@ func runPooled(ctx context.Context, b Binary, opts Options, tests []string, dead
 			defer wg.Done()
 			o := opts
 			o.Pool = nil
+			o.Confirm = false // once all are explored: together (confirmTogether)
 			o.Config.Run = "^" + regexp.QuoteMeta(t) + "$"
 			if !deadline.IsZero() {
 				o.Timeout = max(time.Until(deadline), time.Millisecond)
@@ -62,11 +63,7 @@ func runPooled(ctx context.Context, b Binary, opts Options, tests []string, dead
 			if (opts.Workers > 1 || opts.Resume != "") && !opts.Fresh && CanSplit(o.Config) {
 				r, err := exploreSplit(ctx, b, o, t, pool, opts.Workers, deadline)
 				if err == nil {
-					rs := []Result{r}
-					if ctx.Err() == nil {
-						confirmAll(ctx, b, o, rs, deadline)
-					}
-					results[i] = &rs[0]
+					results[i] = &r
 					return
 				}
 				if errors.Is(err, context.Canceled) || errors.Is(err, errResume) {
@@ -105,6 +102,9 @@ func runPooled(ctx context.Context, b Binary, opts Options, tests []string, dead
 		if results[i] != nil {
 			out = append(out, *results[i])
 		}
+	}
+	if ctx.Err() == nil {
+		confirmAll(ctx, b, opts, out, deadline)
 	}
 	return out, nil
 }
