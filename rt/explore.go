@@ -86,7 +86,8 @@ type Config struct {
 	OutDir  string // where replay files go
 	Results string // JSON-lines file the results are appended to
 	Replay  string // replay this trace file instead of exploring
-	// ReplayAll replays these files, each of another test of the package,
+	// ReplayAll replays these files, each of another test of the package
+	// (with Minimize: minimises them, into the directory MinimizeOut),
 	// in one process, in go test's order, the tests between them run
 	// natively as go test runs them (replayAll): verdicts of a package
 	// are confirmed with one run of the tests before them, not one each.

@@ -2,10 +2,18 @@ package rt
 
 import (
 	"flag"
+	"net/url"
+	"path/filepath"
 	"testing"
 
 	"github.com/period-dev/period/trace"
 )
+
+// BatchMinimizeFile is where replayAll, minimising, writes test's shrunk
+// record in dir.
+func BatchMinimizeFile(dir, test string) string {
+	return filepath.Join(dir, url.PathEscape(test)+".period")
+}
 
 // replayAll replays the files of Config.ReplayAll in one process, each as
 // its test's one run in go test's order: the tests before and between them
@@ -16,7 +24,8 @@ import (
 // the tests before one took 20 to 30 s). Each replay's summary goes to the
 // results file as a lone replay's does; a test whose file cannot be read,
 // or that comes after a test that never returned, gets none, and the runner
-// confirms it alone.
+// confirms it alone. With Config.Minimize, each replay is a minimisation
+// instead (minimizeOne), its candidates all after the tests before it.
 func replayAll(t *testing.T, tests []Test, cfg Config, out *resultWriter) {
 	files := map[string]string{}
 	reps := map[string]*trace.Trace{}
@@ -59,9 +68,17 @@ func replayAll(t *testing.T, tests []Test, cfg Config, out *resultWriter) {
 		}
 		resetPaths()
 		out.write(progress{Action: "run", Test: tt.Name, Schedule: rep.Schedule})
-		eng.replayBug = bugWriter(out, tt.Name, rep.Schedule)
-		s := replayOne(t, tt, c, rep, restores)
-		eng.replayBug = nil
+		var s Summary
+		if c.Minimize > 0 {
+			// Each test's shrunk record goes to its own file in the
+			// MinimizeOut directory (BatchMinimizeFile).
+			c.MinimizeOut = BatchMinimizeFile(cfg.MinimizeOut, tt.Name)
+			s = minimizeOne(t, tt, c, rep, restores)
+		} else {
+			eng.replayBug = bugWriter(out, tt.Name, rep.Schedule)
+			s = replayOne(t, tt, c, rep, restores)
+			eng.replayBug = nil
+		}
 		out.write(s)
 	}
 }

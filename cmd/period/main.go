@@ -397,11 +397,15 @@ func testPackages(ctx context.Context, patterns []string, prep instrument.Prepar
 		}
 		bugs := 0
 		binary := runner.Binary{Path: bin, Dir: pkg.Dir, Package: pkg.ImportPath, Tests: pkg.Tests}
-		for _, r := range results {
-			s := report.Summary(r, pkg.Uninstrumented)
-			if minBudget > 0 && ctx.Err() == nil {
-				minimizeBugs(ctx, binary, &s, minBudget, runner.Options{Config: cfg}, p)
-			}
+		sums := make([]report.JSONSummary, len(results))
+		for i, r := range results {
+			sums[i] = report.Summary(r, pkg.Uninstrumented)
+		}
+		if minBudget > 0 && ctx.Err() == nil {
+			minimizeBugs(ctx, binary, sums, minBudget, runner.Options{Config: cfg}, p)
+		}
+		for i, r := range results {
+			s := sums[i]
 			if html != "" {
 				writeViews(html, &s, p)
 			}

@@ -127,26 +127,39 @@ func cmdMinimize(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	return exitBug
 }
 
-// minimizeBugs shrinks the schedule of every bug of s (test's -minimize),
-// and attaches the minimised files to the summary.
-func minimizeBugs(ctx context.Context, bin runner.Binary, s *report.JSONSummary, budget int, opts runner.Options, p *report.Printer) {
-	for i := range s.Bugs {
-		b := &s.Bugs[i]
-		if b.Replay == "" {
-			continue
-		}
-		if _, err := os.Stat(b.Replay); err != nil {
-			continue
-		}
-		m, err := runner.Minimize(ctx, bin, b.Replay, budget, opts)
-		if err != nil {
-			if !errors.Is(err, runner.ErrNotMinimizable) {
-				p.Event("progress", s.Package, "%s: %s not minimised: %v", s.Test, b.Kind, err)
+// minimizeBugs shrinks the schedule of every bug of the summaries of one
+// package (test's -minimize), and attaches the minimised files to them.
+func minimizeBugs(ctx context.Context, bin runner.Binary, ss []report.JSONSummary, budget int, opts runner.Options, p *report.Printer) {
+	var files []string
+	for _, s := range ss {
+		for _, b := range s.Bugs {
+			if _, err := os.Stat(b.Replay); b.Replay != "" && err == nil {
+				files = append(files, b.Replay)
 			}
-			continue
 		}
-		report.SetMinimized(b, m)
-		p.Event("progress", s.Package, "%s: %s minimised from %d to %d switches in %d tries", s.Test, b.Kind, m.Before.Switches, m.After.Switches, m.Tries)
+	}
+	if len(files) == 0 {
+		return
+	}
+	done := runner.MinimizeAll(ctx, bin, files, budget, opts)
+	for i := range ss {
+		s := &ss[i]
+		for j := range s.Bugs {
+			b := &s.Bugs[j]
+			res, ok := done[b.Replay]
+			if !ok {
+				continue
+			}
+			if res.Err != nil {
+				if !errors.Is(res.Err, runner.ErrNotMinimizable) {
+					p.Event("progress", s.Package, "%s: %s not minimised: %v", s.Test, b.Kind, res.Err)
+				}
+				continue
+			}
+			m := res.Minimized
+			report.SetMinimized(b, m)
+			p.Event("progress", s.Package, "%s: %s minimised from %d to %d switches in %d tries", s.Test, b.Kind, m.Before.Switches, m.After.Switches, m.Tries)
+		}
 	}
 }
 

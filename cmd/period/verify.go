@@ -170,7 +170,9 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	s := report.Summary(r, target.uninstrumented)
 	if *minimize {
-		minimizeBugs(ctx, bin, &s, *minBudget, runner.Options{Config: cfg}, p)
+		ss := []report.JSONSummary{s}
+		minimizeBugs(ctx, bin, ss, *minBudget, runner.Options{Config: cfg}, p)
+		s = ss[0]
 	}
 	p.Result(s)
 	v.Schedules, v.Exhausted, v.Bugs = s.Schedules, s.Exhausted, s.Bugs

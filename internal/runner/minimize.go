@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -48,86 +49,235 @@ var ErrNotMinimizable = errors.New("not minimised")
 // only when that replay shows the same bug (kind and location) without
 // diverging. opts supplies the exploration's race and leak settings.
 func Minimize(ctx context.Context, b Binary, file string, budget int, opts Options) (Minimized, error) {
-	tr, err := trace.ReadFile(file)
-	if err != nil {
-		return Minimized{}, err
-	}
-	m := Minimized{File: MinFileName(file), Before: trace.CostOf(tr.Entries)}
-	if tr.Kind == "hang" || strings.HasPrefix(tr.Message, "the test process died") || m.Before.Steps == 0 {
-		return m, fmt.Errorf("%w: a %s is kept as recorded", ErrNotMinimizable, tr.Kind)
-	}
-	if m.Before.Steps > maxMinimizeSteps {
-		// Too few candidates of this length fit rt's step cap to shrink it.
-		return m, fmt.Errorf("%w: %d steps are too many to minimise", ErrNotMinimizable, m.Before.Steps)
-	}
+	return MinimizeAll(ctx, b, []string{file}, budget, opts)[file].result()
+}
+
+// MinimizeResult is the outcome of one file's minimisation (MinimizeAll).
+type MinimizeResult struct {
+	Minimized
+	Err error
+}
+
+func (r MinimizeResult) result() (Minimized, error) { return r.Minimized, r.Err }
+
+// shrunk is a minimisation between its candidates' process and the replay
+// that keeps its result.
+type shrunk struct {
+	file string
+	m    Minimized
+	tr   *trace.Trace // the original record
+	min  *trace.Trace // the shrunk one, at cand
+	cand string
+}
+
+// MinimizeAll minimises each replay file as Minimize does, the files of
+// different tests together: their candidates in one process, then the
+// strict replays of the shrunk records in one fresh process
+// (rt.Config.ReplayAll). Each runs after the tests go test runs before it,
+// and a package's minimisations run them twice, not twice each.
+func MinimizeAll(ctx context.Context, b Binary, files []string, budget int, opts Options) map[string]MinimizeResult {
+	out := map[string]MinimizeResult{}
 	work, err := os.MkdirTemp("", "period-min-")
 	if err != nil {
-		return m, err
+		for _, f := range files {
+			out[f] = MinimizeResult{Err: err}
+		}
+		return out
 	}
 	defer os.RemoveAll(work)
-	cand := filepath.Join(work, "min.period")
 	timeout := opts.Timeout
 	if timeout <= 0 {
 		timeout = 2 * time.Minute
 	}
-	// The candidates run one after another in one process, each after the
-	// state the ones before left, as an exploration's schedules do: the
-	// tests go test runs first are not run before them (their real time
-	// was most of a minimisation in suites that sleep); the replay that
-	// keeps the result runs after them.
-	cfg := rt.Config{Replay: file, Minimize: budget, MinimizeOut: cand, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound,
-		OutDir: work, MaxSteps: len(tr.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak}
+	pending, rest := shrinkTogether(ctx, b, files, budget, opts, filepath.Join(work, "together"), timeout, out)
+	for i, f := range rest {
+		sh, err := shrink(ctx, b, f, budget, opts, filepath.Join(work, strconv.Itoa(i)), timeout)
+		if err != nil {
+			out[f] = MinimizeResult{Minimized: sh.m, Err: err}
+			continue
+		}
+		pending = append(pending, sh)
+	}
+	// One shrunk record per test replays together; the rest alone.
+	together := map[string]*shrunk{}
+	var alone []*shrunk
+	for _, sh := range pending {
+		if together[sh.tr.Test] == nil && len(pending) > 1 {
+			together[sh.tr.Test] = sh
+		} else {
+			alone = append(alone, sh)
+		}
+	}
+	if len(together) > 0 {
+		traces, bugs := map[string]*trace.Trace{}, map[string]rt.BugReport{}
+		for test, sh := range together {
+			traces[test], bugs[test] = sh.min, rt.BugReport{Replay: sh.cand}
+		}
+		sums := replayTogether(ctx, b, opts, bugs, traces)
+		for test, sh := range together {
+			s, ran := sums[test]
+			if !ran {
+				alone = append(alone, sh) // the process ended before it: alone
+				continue
+			}
+			out[sh.file] = keep(sh, s)
+		}
+	}
+	for _, sh := range alone {
+		cfg := rt.Config{Replay: sh.cand, Strategy: sh.tr.Strategy, Seed: sh.tr.Seed, Bound: sh.tr.Bound,
+			OutDir: filepath.Dir(sh.cand), MaxSteps: len(sh.min.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak,
+			Prelude: testsBefore(b.Tests, sh.tr.Test)}
+		rs, err := Run(ctx, b, Options{Config: cfg, Timeout: timeout})
+		if err != nil {
+			out[sh.file] = MinimizeResult{Minimized: sh.m, Err: err}
+			continue
+		}
+		var s rt.Summary
+		for _, r := range rs {
+			if r.Test == sh.tr.Test {
+				s = r.Summary
+			}
+		}
+		out[sh.file] = keep(sh, s)
+	}
+	return out
+}
+
+// shrinkTogether runs the candidates of the minimisations of files, one
+// file per test, in one process of b, in dir, each test's after the tests
+// go test runs before it (rt.Config.ReplayAll with Minimize): the tests
+// before them run once, not once per file. It returns the shrunk records,
+// and the files left to shrink alone (a test's second file, those the
+// process did not reach); those that cannot be shrunk are recorded in out.
+func shrinkTogether(ctx context.Context, b Binary, files []string, budget int, opts Options, dir string, timeout time.Duration, out map[string]MinimizeResult) (done []*shrunk, rest []string) {
+	byTest := map[string]*shrunk{}
+	entries := 0
+	var batch []string
+	var first *trace.Trace
+	for _, f := range files {
+		sh, err := shrinkable(f)
+		switch {
+		case err != nil:
+			out[f] = MinimizeResult{Minimized: sh.m, Err: err}
+		case byTest[sh.tr.Test] != nil:
+			rest = append(rest, f)
+		default:
+			byTest[sh.tr.Test] = sh
+			batch = append(batch, f)
+			entries = max(entries, len(sh.tr.Entries))
+			if first == nil {
+				first = sh.tr
+			}
+		}
+	}
+	if len(batch) < 2 || os.MkdirAll(dir, 0o755) != nil {
+		return nil, append(batch, rest...)
+	}
+	cfg := rt.Config{ReplayAll: batch, Minimize: budget, MinimizeOut: dir, Strategy: first.Strategy, Seed: first.Seed, Bound: first.Bound,
+		OutDir: dir, MaxSteps: entries + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak}
+	rs, err := Run(ctx, b, Options{Config: cfg, Timeout: timeout + time.Duration(len(batch))*30*time.Second})
+	ran := map[string]Result{}
+	if err == nil {
+		for _, r := range rs {
+			ran[r.Test] = r
+		}
+	}
+	for test, sh := range byTest {
+		r, ok := ran[test]
+		sh.cand = rt.BatchMinimizeFile(dir, test)
+		min, rerr := trace.ReadFile(sh.cand)
+		if !ok || rerr != nil {
+			rest = append(rest, sh.file)
+			continue
+		}
+		sh.min, sh.m.Tries = min, r.Schedules
+		for _, xb := range r.Bugs {
+			sh.m.Created, sh.m.CreatedBy = xb.Created, xb.CreatedBy
+		}
+		done = append(done, sh)
+	}
+	return done, rest
+}
+
+// shrinkable reads file and tells whether its record can be shrunk.
+func shrinkable(file string) (*shrunk, error) {
+	tr, err := trace.ReadFile(file)
+	if err != nil {
+		return &shrunk{}, err
+	}
+	sh := &shrunk{file: file, tr: tr, m: Minimized{File: MinFileName(file), Before: trace.CostOf(tr.Entries)}}
+	if tr.Kind == "hang" || strings.HasPrefix(tr.Message, "the test process died") || sh.m.Before.Steps == 0 {
+		return sh, fmt.Errorf("%w: a %s is kept as recorded", ErrNotMinimizable, tr.Kind)
+	}
+	if sh.m.Before.Steps > maxMinimizeSteps {
+		// Too few candidates of this length fit rt's step cap to shrink it.
+		return sh, fmt.Errorf("%w: %d steps are too many to minimise", ErrNotMinimizable, sh.m.Before.Steps)
+	}
+	return sh, nil
+}
+
+// shrink runs the candidates of file's minimisation in one process of b,
+// in dir.
+func shrink(ctx context.Context, b Binary, file string, budget int, opts Options, dir string, timeout time.Duration) (*shrunk, error) {
+	sh, err := shrinkable(file)
+	if err != nil {
+		return sh, err
+	}
+	tr := sh.tr
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return sh, err
+	}
+	sh.cand = filepath.Join(dir, "min.period")
+	// After the tests go test runs first: the record was confirmed in the
+	// state they leave, and a shrunk one recorded in another (the test
+	// alone) diverged in the replay that keeps it (hystrix-go's circuits,
+	// which earlier tests create).
+	cfg := rt.Config{Replay: file, Minimize: budget, MinimizeOut: sh.cand, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound,
+		OutDir: dir, MaxSteps: len(tr.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak,
+		Prelude: testsBefore(b.Tests, tr.Test)}
 	rs, err := Run(ctx, b, Options{Config: cfg, Timeout: timeout})
 	if err != nil {
-		return m, err
+		return sh, err
 	}
 	for _, r := range rs {
-		m.Tries += r.Schedules
+		sh.m.Tries += r.Schedules
 		for _, xb := range r.Bugs {
-			m.Created, m.CreatedBy = xb.Created, xb.CreatedBy
+			sh.m.Created, sh.m.CreatedBy = xb.Created, xb.CreatedBy
 		}
 	}
-	min, err := trace.ReadFile(cand)
-	if err != nil {
-		return m, fmt.Errorf("the minimisation wrote no record: %v", err)
+	if sh.min, err = trace.ReadFile(sh.cand); err != nil {
+		return sh, fmt.Errorf("the minimisation wrote no record: %v", err)
 	}
-	cfg = rt.Config{Replay: cand, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound,
-		OutDir: work, MaxSteps: len(min.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak,
-		Prelude: testsBefore(b.Tests, tr.Test)}
-	rs, err = Run(ctx, b, Options{Config: cfg, Timeout: timeout})
-	if err != nil {
-		return m, err
+	return sh, nil
+}
+
+// keep writes sh's shrunk record beside its file if s, the summary of its
+// strict replay in a fresh process, shows the same bug without diverging.
+func keep(sh *shrunk, s rt.Summary) MinimizeResult {
+	why := fmt.Sprintf("%d bugs", len(s.Bugs))
+	if len(s.Bugs) > 0 {
+		why = fmt.Sprintf("a %s at %s", s.Bugs[0].Kind, s.Bugs[0].Location)
 	}
 	confirmed := false
-	why := "no result"
-	for _, r := range rs {
-		if r.Test != tr.Test {
-			continue
-		}
-		why = fmt.Sprintf("%d bugs", len(r.Bugs))
-		if len(r.Bugs) > 0 {
-			why = fmt.Sprintf("a %s at %s", r.Bugs[0].Kind, r.Bugs[0].Location)
-		}
-		if r.Diverged != "" {
-			why = "diverged: " + r.Diverged
-			continue
-		}
-		for _, xb := range r.Bugs {
-			if xb.Kind == tr.Kind && xb.Location == tr.Location {
+	if s.Diverged != "" {
+		why = "diverged: " + s.Diverged
+	} else {
+		for _, xb := range s.Bugs {
+			if xb.Kind == sh.tr.Kind && xb.Location == sh.tr.Location {
 				confirmed = true
 				if xb.Kind == "fail" {
-					min.Message = xb.Message
+					sh.min.Message = xb.Message
 				}
 				break
 			}
 		}
 	}
 	if !confirmed {
-		return m, fmt.Errorf("the shrunk schedule did not replay to the same bug in a fresh process (%s); keeping the original", why)
+		return MinimizeResult{Minimized: sh.m, Err: fmt.Errorf("the shrunk schedule did not replay to the same bug in a fresh process (%s); keeping the original", why)}
 	}
-	m.After = trace.CostOf(min.Entries)
-	if err := min.WriteFile(m.File); err != nil {
-		return m, err
+	sh.m.After = trace.CostOf(sh.min.Entries)
+	if err := sh.min.WriteFile(sh.m.File); err != nil {
+		return MinimizeResult{Minimized: sh.m, Err: err}
 	}
-	return m, nil
+	return MinimizeResult{Minimized: sh.m}
 }

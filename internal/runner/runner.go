@@ -481,18 +481,17 @@ func confirm(ctx context.Context, b Binary, opts Options, rs []Result) {
 // each verdict it decided came back (same kind). Confirming them one by
 // one runs the tests before each again: a package of slow tests with a
 // leak in every test took minutes of them. As reproduced does for one, a
-// verdict that does not come back is replayed once more from its run's
-// clock base, all such verdicts in a second process. Left to confirm
-// alone (after this): races, hangs (their replays are long), verdicts
-// whose run read the clock (reproduced replays those from their run's
-// instant first), a test's second verdict, and replays that diverged or
-// did not finish.
+// verdict whose run read the clock is replayed from its run's instant
+// first, and one that does not come back is replayed once more the other
+// way, all such verdicts in a second process. Left to confirm alone
+// (after this): races, hangs (their replays are long), a test's second
+// verdict, and replays that diverged or did not finish.
 func confirmTogether(ctx context.Context, b Binary, opts Options, rs []Result) map[string]bool {
 	want := map[string]rt.BugReport{} // by test
 	traces := map[string]*trace.Trace{}
 	for _, r := range rs {
 		for _, bug := range r.Bugs {
-			if _, ok := want[r.Test]; ok || bug.Kind == "race" || bug.Kind == "hang" || bug.ClockRead || bug.Replay == "" {
+			if _, ok := want[r.Test]; ok || bug.Kind == "race" || bug.Kind == "hang" || bug.Replay == "" {
 				continue
 			}
 			tr, err := trace.ReadFile(bug.Replay)
@@ -507,47 +506,73 @@ func confirmTogether(ctx context.Context, b Binary, opts Options, rs []Result) m
 	}
 	opts.Progress("confirming %d verdicts in one fresh process, the package's tests run in go test's order", len(want))
 	decided := map[string]bool{}
-	retry := map[string]rt.BugReport{}
-	for test, l := range replayTogether(ctx, b, opts, want, traces) {
-		bug := want[test]
-		if l.Diverged != "" {
-			continue
+	// As reproduced does: a verdict whose run read the clock is replayed
+	// from the run's instant first (strictly: where it was), the others
+	// from the present; then each that did not come back the other way.
+	fromBase := func(bug rt.BugReport, tr *trace.Trace) bool {
+		return bug.ClockBase != 0 && tr.ClockBase.IsZero()
+	}
+	first := map[string]bool{} // by test: replayed from its run's instant in the first pass
+	for test, bug := range want {
+		first[test] = bug.ClockRead && fromBase(bug, traces[test])
+	}
+	pass := func(tests map[string]bool, based map[string]bool) (missed map[string]bool) {
+		missed = map[string]bool{}
+		bugs, trs := map[string]rt.BugReport{}, map[string]*trace.Trace{}
+		for test := range tests {
+			bug, tr := want[test], traces[test]
+			if based[test] {
+				tr.ClockBase = time.Unix(0, bug.ClockBase)
+				if tr.WriteFile(bug.Replay) != nil {
+					continue
+				}
+			}
+			bugs[test], trs[test] = bug, tr
 		}
+		sums := replayTogether(ctx, b, opts, bugs, trs)
+		for test, tr := range trs {
+			bug := want[test]
+			s, ran := sums[test]
+			loc := ""
+			if based[test] {
+				loc = bug.Location
+			}
+			came := ran && s.Diverged == "" && hasKind(s.Bugs, bug.Kind, loc)
+			if based[test] && !came {
+				tr.ClockBase = time.Time{}
+				tr.WriteFile(bug.Replay) // as it was: the instant did not bring it back
+			}
+			switch {
+			case came:
+				decided[bug.Replay] = true
+			case ran && s.Diverged == "":
+				missed[test] = true
+			}
+		}
+		return missed
+	}
+	all := map[string]bool{}
+	for test := range want {
+		all[test] = true
+	}
+	missed := pass(all, first)
+	again, based := map[string]bool{}, map[string]bool{}
+	for test := range missed {
+		bug := want[test]
 		switch {
-		case hasKind(l.Bugs, bug.Kind, ""):
-			decided[bug.Replay] = true
-		case bug.ClockBase == 0 || !traces[test].ClockBase.IsZero():
-			decided[bug.Replay] = false
+		case first[test]:
+			again[test] = true // from the present, as reproduced's second try
+		case !bug.ClockRead && fromBase(bug, traces[test]):
+			again[test], based[test] = true, true
 		default:
-			retry[test] = bug
+			decided[bug.Replay] = false
 		}
 	}
-	if len(retry) == 0 {
+	if len(again) == 0 {
 		return decided
 	}
-	// From each run's own instant: a program that seeds randomness with the
-	// clock draws the same numbers then; the bug must come back where it
-	// was, and its file keeps the instant only if it did.
-	again := map[string]*trace.Trace{}
-	for test, bug := range retry {
-		tr := traces[test]
-		tr.ClockBase = time.Unix(0, bug.ClockBase)
-		if tr.WriteFile(bug.Replay) == nil {
-			again[test] = tr
-		}
-	}
-	results := replayTogether(ctx, b, opts, retry, again)
-	for test, tr := range again {
-		bug := retry[test]
-		l, ran := results[test]
-		came := ran && l.Diverged == "" && hasKind(l.Bugs, bug.Kind, bug.Location)
-		if !came {
-			tr.ClockBase = time.Time{}
-			tr.WriteFile(bug.Replay) // as it was: the instant did not matter
-		}
-		if ran && (came || l.Diverged == "") {
-			decided[bug.Replay] = came
-		}
+	for test := range pass(again, based) {
+		decided[want[test].Replay] = false
 	}
 	return decided
 }
@@ -571,12 +596,14 @@ func replayTogether(ctx context.Context, b Binary, opts Options, bugs map[string
 	cfg := rt.Config{ReplayAll: files, OutDir: work, MaxSteps: entries + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak,
 		Package: b.Package, Dir: b.Dir, Results: filepath.Join(work, "results.jsonl")}
 	unlock := lockDir(b.Dir, true)
-	runChild(context.WithValue(ctx, dirLockedKey{}, b.Dir), b, cfg, time.Now().Add(2*time.Minute+time.Duration(len(files))*30*time.Second))
+	output, _ := runChild(context.WithValue(ctx, dirLockedKey{}, b.Dir), b, cfg, time.Now().Add(2*time.Minute+time.Duration(len(files))*30*time.Second))
 	unlock()
 	lines, _ := readResults(cfg.Results)
+	failMsgs := parseFailures(output, b.Dir) // where a fail is: its t.Error line
 	out := map[string]rt.Summary{}
 	for _, l := range lines {
 		if l.Action == "summary" && traces[l.Test] != nil {
+			enrich(&l.Summary, failMsgs)
 			out[l.Test] = l.Summary
 		}
 	}
@@ -1141,10 +1168,11 @@ func readResults(path string) ([]resultLine, error) {
 var (
 	// Subtests of a schedule run as TestPeriodDriver/TestX/sN/sub: their
 	// lines belong to schedule N too (group 3 is the subtest's path).
-	runLine  = regexp.MustCompile(`^=== (?:RUN|NAME|CONT)\s+TestPeriodDriver/([^/]+)/s(\d+)(?:/(\S+))?$`)
-	logLine  = regexp.MustCompile(`^(\s+)([^\s:]+\.go):(\d+): (.*)$`)
-	failLine = regexp.MustCompile(`^\s*--- FAIL: TestPeriodDriver/([^/]+)/s(\d+)(?:/(\S+))? `)
-	testLine = regexp.MustCompile(`^\s*(=== (RUN|NAME|CONT|PAUSE) |--- (FAIL|PASS|SKIP): )`)
+	runLine       = regexp.MustCompile(`^=== (?:RUN|NAME|CONT)\s+TestPeriodDriver/([^/]+)/s(\d+)(?:/(\S+))?$`)
+	logLine       = regexp.MustCompile(`^(\s+)([^\s:]+\.go):(\d+): (.*)$`)
+	nativeRunLine = regexp.MustCompile(`^=== (?:RUN|NAME|CONT)\s+TestPeriodDriver/[^/]+$`)
+	failLine      = regexp.MustCompile(`^\s*--- FAIL: TestPeriodDriver/([^/]+)/s(\d+)(?:/(\S+))? `)
+	testLine      = regexp.MustCompile(`^\s*(=== (RUN|NAME|CONT|PAUSE) |--- (FAIL|PASS|SKIP): )`)
 )
 
 type failKey struct {
@@ -1189,6 +1217,12 @@ func parseFailures(out []byte, dir string) map[failKey]*failMsg {
 				printed = printed[:0]
 			}
 			cur, sub = failKey{m[1], n}, m[3]
+			continue
+		}
+		if nativeRunLine.MatchString(line) {
+			// A test run natively between replays (rt.Config.ReplayAll):
+			// what it prints is nobody's verdict.
+			cur, sub, printed = failKey{}, "", printed[:0]
 			continue
 		}
 		if m := failLine.FindStringSubmatch(line); m != nil {
