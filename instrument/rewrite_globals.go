@@ -27,25 +27,13 @@ import (
 // what vet's copylocks check rejects.
 func (r *rewriter) globals(file *ast.File) {
 	var plain, locked []*ast.Ident
-	for _, d := range file.Decls {
-		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.VAR {
-			continue
+	r.packageVars(file, func(n *ast.Ident, v *types.Var) {
+		if containsLock(v.Type()) {
+			locked = append(locked, n)
+		} else {
+			plain = append(plain, n)
 		}
-		for _, s := range g.Specs {
-			for _, n := range s.(*ast.ValueSpec).Names {
-				v, ok := r.info.Defs[n].(*types.Var)
-				if n.Name == "_" || !ok {
-					continue
-				}
-				if containsLock(v.Type()) {
-					locked = append(locked, n)
-				} else {
-					plain = append(plain, n)
-				}
-			}
-		}
-	}
+	})
 	if len(plain)+len(locked) == 0 {
 		return
 	}
@@ -103,21 +91,11 @@ func (r *rewriter) globals(file *ast.File) {
 func (r *rewriter) roots(file *ast.File) {
 	var addrs []ast.Expr
 	pos := r.end
-	for _, d := range file.Decls {
-		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.VAR {
-			continue
+	r.packageVars(file, func(n *ast.Ident, v *types.Var) {
+		if mayLeadToChan(v.Type(), map[types.Type]bool{}) {
+			addrs = append(addrs, &ast.UnaryExpr{OpPos: pos, Op: token.AND, X: ident(n.Name, pos)})
 		}
-		for _, s := range g.Specs {
-			for _, n := range s.(*ast.ValueSpec).Names {
-				v, ok := r.info.Defs[n].(*types.Var)
-				if n.Name == "_" || !ok || !mayLeadToChan(v.Type(), map[types.Type]bool{}) {
-					continue
-				}
-				addrs = append(addrs, &ast.UnaryExpr{OpPos: pos, Op: token.AND, X: ident(n.Name, pos)})
-			}
-		}
-	}
+	})
 	if len(addrs) == 0 {
 		return
 	}
@@ -134,6 +112,24 @@ func (r *rewriter) roots(file *ast.File) {
 		Values: []ast.Expr{r.hook(pos, "Roots", ident(fn, pos))},
 	}}}
 	file.Decls = append(file.Decls, decl, reg)
+}
+
+// packageVars calls f with each named variable file declares at package
+// level.
+func (r *rewriter) packageVars(file *ast.File, f func(*ast.Ident, *types.Var)) {
+	for _, d := range file.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.VAR {
+			continue
+		}
+		for _, s := range g.Specs {
+			for _, n := range s.(*ast.ValueSpec).Names {
+				if v, ok := r.info.Defs[n].(*types.Var); ok && n.Name != "_" {
+					f(n, v)
+				}
+			}
+		}
+	}
 }
 
 // mayLeadToChan tells whether a value of t can lead to a channel that
