@@ -1010,9 +1010,9 @@ func (e *engine) leaking(stuck []*gstate) []*gstate {
 		return nil
 	}
 	stuck = slices.DeleteFunc(stuck, func(g *gstate) bool { return g.helper || g.daemon && e.cfg.Leaks != "any" })
-	if e.cfg.Leaks != "any" && e.detached == 0 {
-		// Not while goroutines run outside control: the walk reads maps
-		// they could be writing.
+	if e.cfg.Leaks != "any" && e.detached == 0 && e.outside == 0 {
+		// Not while goroutines outside control may run the program's
+		// code: the walk reads maps they could be writing (a fatal error).
 		stuck = reachableFromPackages(stuck)
 	}
 	if len(e.cfg.IgnoreLeak) == 0 {
