@@ -861,20 +861,23 @@ func TestClockSeededFailureReplays(t *testing.T) {
 	// in two schedules), so 100 draws miss the one in eight with
 	// probability (7/8)^100.
 	code, sums, stderr := periodJSON(t, "test", "-json", "-strategy", "random", "-budget", "100", "-minimize=false", "-o", t.TempDir(), dir)
-	bugs := sums["TestJitterWithinBounds"].Bugs
-	if code != 1 || len(bugs) != 1 || bugs[0].Kind != "fail" {
-		t.Fatalf("exit %d, %+v: want the out-of-bounds draw: %s", code, bugs, stderr)
-	}
-	// The run read the clock: its file keeps the clock's start even when
-	// a replay from another instant draws a failing number by chance (one
-	// time in eight: such a file then failed to replay, the suite's flake).
-	if data, err := os.ReadFile(bugs[0].Replay); err != nil || !strings.Contains(string(data), "\nclock-base ") {
-		t.Errorf("replay file without its clock base (%v):\n%s", err, data)
-	}
-	for j := 0; j < 3; j++ {
-		code, sums, stderr := periodJSON(t, "replay", "-json", bugs[0].Replay)
-		if s := sums["TestJitterWithinBounds"]; code != 1 || len(s.Bugs) != 1 || s.Diverged != "" {
-			t.Errorf("replay %d: exit %d, %+v: %s", j, code, s, stderr)
+	// Two such tests: their verdicts are confirmed together (confirmTogether).
+	for _, test := range []string{"TestJitterWithinBounds", "TestOtherJitterWithinBounds"} {
+		bugs := sums[test].Bugs
+		if code != 1 || len(bugs) != 1 || bugs[0].Kind != "fail" {
+			t.Fatalf("%s: exit %d, %+v: want the out-of-bounds draw: %s", test, code, bugs, stderr)
+		}
+		// The run read the clock: its file keeps the clock's start even when
+		// a replay from another instant draws a failing number by chance (one
+		// time in eight: such a file then failed to replay, the suite's flake).
+		if data, err := os.ReadFile(bugs[0].Replay); err != nil || !strings.Contains(string(data), "\nclock-base ") {
+			t.Errorf("%s: replay file without its clock base (%v):\n%s", test, err, data)
+		}
+		for j := 0; j < 3; j++ {
+			code, sums, stderr := periodJSON(t, "replay", "-json", bugs[0].Replay)
+			if s := sums[test]; code != 1 || len(s.Bugs) != 1 || s.Diverged != "" {
+				t.Errorf("%s: replay %d: exit %d, %+v: %s", test, j, code, s, stderr)
+			}
 		}
 	}
 }
