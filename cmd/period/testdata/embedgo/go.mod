@@ -1,0 +1,3 @@
+module example.com/embedgo
+
+go 1.22
