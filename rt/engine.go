@@ -215,6 +215,8 @@ type engine struct {
 	leaving       bool              // a goroutine waits to take control back from free mode
 	frand         strategy.SplitMix // free mode's PRNG: who has queued is up to the real timing
 	outside       int               // hooks called by goroutines outside control in this run
+	baseG         int               // goroutines of the process that are neither Period's nor new in this run (freshOutside)
+	outsideSeen   int               // goroutines beyond them already given a grace (freshOutside)
 	waitFlips     uint64            // how many times a goroutine was found queued on a channel (gstate.waited): parkList.first's clock
 	replayBase    time.Time         // where a replay's virtual clock starts: its record's (restartClock)
 	detached      int
@@ -590,7 +592,9 @@ func (e *engine) decide(from *gstate) {
 				return
 			}
 			signaled := e.selfSignaled()
-			if (e.detached > 0 || signaled || e.outside > 0 || e.handedOut > 0 || e.collected()) && !e.rootDone && e.outsideGrace() {
+			known := e.detached > 0 || signaled || e.outside > 0 || e.handedOut > 0 || e.collected()
+			fresh := !known && !e.rootDone && e.freshOutside()
+			if (known || fresh) && !e.rootDone && e.outsideGrace(fresh) {
 				// A goroutine blocked for real (network I/O through the
 				// standard library), or one outside control that has run
 				// the program's code in this run (a handler, a worker a
@@ -1208,12 +1212,14 @@ func (e *engine) spawn(parent *gstate, site string, f func(), creator uintptr) *
 	g.seq = e.seq
 	e.parked(g)
 	e.exited.Add(1)
+	periodLive.Add(1)
 	e.unregistered++
 	go e.goroutineMain(g, f, e.exited)
 	return g
 }
 
 func (e *engine) goroutineMain(g *gstate, f func(), exited *sync.WaitGroup) {
+	defer periodLive.Add(-1)
 	defer exited.Done()
 	e.mu.Lock()
 	g.goid = goid()
@@ -1445,7 +1451,7 @@ const (
 // goroutines at this step. e.mu is held. The wait ends on time (a timer,
 // not the watchdog's coarser tick): code that races the network against a
 // timer (a hedged request) sees the timer fire about when it would.
-func (e *engine) outsideGrace() bool {
+func (e *engine) outsideGrace(fresh bool) bool {
 	if e.bubble && e.outside == 0 && e.handedOut == 0 && !e.selfSignaled() && e.detachedDurablyBlocked() {
 		// In a synctest bubble a goroutine blocked on a channel or lock
 		// of code Period does not see (a net.Pipe's) is durably blocked,
@@ -1466,6 +1472,13 @@ func (e *engine) outsideGrace() bool {
 	if e.graceFrom.IsZero() || e.graceStep != e.steps {
 		e.graceFrom, e.graceStep = time.Now(), e.steps
 		e.graceFor = outsideGraceTime
+		if fresh {
+			// Only new goroutines outside control: a moment for their
+			// first step, as a machine gives them (freshOutside).
+			e.graceFor = freshOutsideGrace
+			e.afterGrace()
+			return true
+		}
 		if e.realAnchor.IsZero() && (e.outside > 0 || e.handedOut > 0) && !e.bubble {
 			// Waiting for goroutines outside control: time runs with
 			// real time until a controlled goroutine steps (decide).
@@ -1488,16 +1501,57 @@ func (e *engine) outsideGrace() bool {
 				e.graceFor = min(max(time.Duration(next-e.vnow()), outsideGraceTime), outsideGraceMax)
 			}
 		}
-		idx, step := e.runIdx, e.steps
-		time.AfterFunc(e.graceFor, func() {
-			e.mu.Lock()
-			defer e.mu.Unlock()
-			if e.active.Load() && !e.finished && e.runIdx == idx && e.steps == step && e.cur == nil && e.transit == 0 {
-				e.decide(nil)
-			}
-		})
+		e.afterGrace()
 	}
 	return time.Since(e.graceFrom) < e.graceFor
+}
+
+// afterGrace decides again when the grace that began at this step ends,
+// if nothing happened meanwhile. e.mu is held.
+func (e *engine) afterGrace() {
+	idx, step := e.runIdx, e.steps
+	time.AfterFunc(e.graceFor, func() {
+		periodOwn.Add(1)
+		defer periodOwn.Add(-1)
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if e.active.Load() && !e.finished && e.runIdx == idx && e.steps == step && e.cur == nil && e.transit == 0 {
+			e.decide(nil)
+		}
+	})
+}
+
+// Goroutines Period runs, for freshOutside: periodLive those it starts
+// for the program (controlled goroutines, subtests), periodOwn its own
+// timer callbacks while they run.
+var periodLive, periodOwn atomic.Int64
+
+// freshOutsideGrace is how long the clock waits, before it jumps, for
+// goroutines outside control that appeared since the last such wait.
+const freshOutsideGrace = 2 * time.Millisecond
+
+// freshOutside tells whether goroutines Period does not know of appeared
+// in this run since the last time it said so: a goroutine the standard
+// library starts to run the program's code (http.Server's
+// RegisterOnShutdown functions, each in a go statement of net/http) has
+// not reached a key point yet, and a clock that jumps to the test's
+// 5-second timeout first reports a failure no machine shows (connectrpc's
+// memhttp TestRegisterOnShutdown). Only a jump of a millisecond or more
+// waits: shorter ones are a machine's scheduling delay. e.mu is held.
+func (e *engine) freshOutside() bool {
+	if next := e.clock.nextDue(e, false); next < 0 || next == never || time.Duration(next-e.vnow()) < time.Millisecond {
+		return false
+	}
+	// Goroutines that just ended may still be counted: let them go.
+	runtime.Gosched()
+	runtime.Gosched()
+	extra := runtime.NumGoroutine() - int(periodLive.Load()+periodOwn.Load()) - e.baseG
+	if extra > e.outsideSeen {
+		e.outsideSeen = extra
+		return true
+	}
+	e.outsideSeen = max(extra, 0)
+	return false
 }
 
 // quickPerCheck: the watchdog probes for a current goroutine blocked for
@@ -1834,6 +1888,8 @@ func (e *engine) watchdog() (stop func()) {
 	var tick func()
 	ticks := 0
 	tick = func() {
+		periodOwn.Add(1)
+		defer periodOwn.Add(-1)
 		mu.Lock()
 		defer mu.Unlock()
 		ticks++

@@ -171,12 +171,15 @@ func TRun(site string, t *testing.T, name string, f func(*testing.T)) bool {
 	g.p.site = site
 	exited := e.exited
 	exited.Add(2) // the subtest goroutine and the helper calling t.Run
+	periodLive.Add(2)
 	e.mu.Unlock()
 	var ok bool
 	go func() {
+		defer periodLive.Add(-1)
 		defer exited.Done()
 		defer close(c.sub.realDone)
 		ok = t.Run(name, func(t *testing.T) {
+			defer periodLive.Add(-1)
 			defer exited.Done()
 			e.mu.Lock()
 			c.t = t

@@ -945,3 +945,20 @@ func TestEmbeddedSourcesStayOriginal(t *testing.T) {
 		t.Errorf("exit %d, %+v, want 0 and no bug: %s", code, s, stderr)
 	}
 }
+
+// Code of the program that a goroutine of the standard library runs (an
+// http.Server's RegisterOnShutdown hook) gets a moment to start before the
+// clock jumps to the test's 5-second timeout: no machine fires the timeout
+// first (connectrpc's memhttp).
+func TestStdGoroutinesStartBeforeTheClockJumps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/stdgoroutine")
+	for _, st := range []string{"period", "random", "pct"} {
+		code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "20", "-strategy", st, "-o", t.TempDir(), dir)
+		if s := sums["TestOnShutdownHookRuns"]; code != 0 || len(s.Bugs) != 0 {
+			t.Errorf("%s: exit %d, %+v, want 0 and no bug: %s", st, code, s, stderr)
+		}
+	}
+}

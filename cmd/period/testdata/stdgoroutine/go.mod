@@ -1,0 +1,3 @@
+module example.com/stdgoroutine
+
+go 1.22
