@@ -1496,14 +1496,30 @@ func (e *engine) outsideGrace(fresh bool) bool {
 				if gap <= 0 {
 					return false
 				}
-				e.graceFor = min(gap, outsideGraceMax)
+				e.graceFor = min(gap, e.graceCap())
 			} else {
-				e.graceFor = min(max(time.Duration(next-e.vnow()), outsideGraceTime), outsideGraceMax)
+				e.graceFor = min(max(time.Duration(next-e.vnow()), outsideGraceTime), e.graceCap())
 			}
 		}
 		e.afterGrace()
 	}
 	return time.Since(e.graceFrom) < e.graceFor
+}
+
+// graceCap bounds the clock's wait for detached goroutines: outsideGraceMax,
+// or most of the hang limit while a test's own goroutine (the test or a
+// subtest, or its cleanup) waits for real. That wait is the test's: an
+// http.Server's Shutdown polls for idle connections for over a second
+// (HTTP/2's GOAWAY grace), and a clock that jumped after one second fired
+// the 5-second deadline the test gave it (connectrpc's memhttp cleanup,
+// "shutdown failed: context deadline exceeded"). e.mu is held.
+func (e *engine) graceCap() time.Duration {
+	for _, g := range e.gs {
+		if g.t != nil && g.status == gDetached {
+			return max(outsideGraceMax, e.cfg.hangAfter*4/5)
+		}
+	}
+	return outsideGraceMax
 }
 
 // afterGrace decides again when the grace that began at this step ends,
