@@ -909,27 +909,6 @@ func TestLeaksReachedFromPackageVariables(t *testing.T) {
 	}
 }
 
-// The verdicts of a package are confirmed together: one fresh process
-// replays each test's verdict in go test's order, running the tests
-// before and between them once (not once per verdict), and a verdict it
-// does not bring back is confirmed alone, as before (testdata/ordered's
-// TestAfterSetup and TestCloseDefault stay unconfirmed).
-func TestVerdictsConfirmedTogether(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and explores a program")
-	}
-	dir, _ := filepath.Abs("testdata/registry")
-	var out, errb bytes.Buffer
-	code := run([]string{"test", "-json", "-budget", "5", "-minimize=false", "-o", t.TempDir(), dir}, &out, &errb)
-	if code != 1 {
-		t.Fatalf("exit %d, want 1: %s", code, errb.String())
-	}
-	if !strings.Contains(out.String(), "confirming 3 verdicts in one fresh process") ||
-		strings.Contains(out.String(), "confirming the leak of schedule") {
-		t.Errorf("want the three leaks confirmed together, none alone:\n%s", out.String())
-	}
-}
-
 // A Go file that a //go:embed directive also embeds (a code generator's
 // golden file, compiled as a package of its own) is left as it is: the
 // overlay that instruments it replaced the embedded bytes too, and the

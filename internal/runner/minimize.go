@@ -89,7 +89,10 @@ func MinimizeAll(ctx context.Context, b Binary, files []string, budget int, opts
 	if timeout <= 0 {
 		timeout = 2 * time.Minute
 	}
-	pending, rest := shrinkTogether(ctx, b, files, budget, opts, filepath.Join(work, "together"), timeout, out)
+	pending, rest := []*shrunk(nil), files
+	if replayTogetherOn {
+		pending, rest = shrinkTogether(ctx, b, files, budget, opts, filepath.Join(work, "together"), timeout, out)
+	}
 	for i, f := range rest {
 		sh, err := shrink(ctx, b, f, budget, opts, filepath.Join(work, strconv.Itoa(i)), timeout)
 		if err != nil {
@@ -102,7 +105,7 @@ func MinimizeAll(ctx context.Context, b Binary, files []string, budget int, opts
 	together := map[string]*shrunk{}
 	var alone []*shrunk
 	for _, sh := range pending {
-		if together[sh.tr.Test] == nil && len(pending) > 1 {
+		if together[sh.tr.Test] == nil && len(pending) > 1 && replayTogetherOn {
 			together[sh.tr.Test] = sh
 		} else {
 			alone = append(alone, sh)

@@ -487,6 +487,9 @@ func confirm(ctx context.Context, b Binary, opts Options, rs []Result) {
 // (after this): races, hangs (their replays are long), a test's second
 // verdict, and replays that diverged or did not finish.
 func confirmTogether(ctx context.Context, b Binary, opts Options, rs []Result) map[string]bool {
+	if !replayTogetherOn {
+		return nil
+	}
 	want := map[string]rt.BugReport{} // by test
 	traces := map[string]*trace.Trace{}
 	for _, r := range rs {
@@ -576,6 +579,16 @@ func confirmTogether(ctx context.Context, b Binary, opts Options, rs []Result) m
 	}
 	return decided
 }
+
+// replayTogetherOn turns confirming and minimising a package's verdicts
+// together off. In that process a replayed test's goroutines end with its
+// replay, where go test leaves them running, and that can make a later
+// test's verdict come back falsely: go-kit's NATS tests each start a
+// server on a fixed port, and ten "not ready for connections" failures of
+// processes running side by side were confirmed together, where a replay
+// alone does not show them. Off until the replays leave the state go test
+// leaves; each verdict is replayed alone.
+const replayTogetherOn = false
 
 // replayTogether replays the files of bugs (by test), whose records are
 // traces, in one fresh process alone in the package directory and returns
