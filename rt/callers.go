@@ -142,6 +142,7 @@ func goStackView(b string, creators, entries map[string]string) (string, bool) {
 	}
 	id, _, _ := strings.Cut(strings.TrimPrefix(lines[0], "goroutine "), " ")
 	out := []string{lines[0]}
+	ownFrames := false // frames of Period's were left out
 	for i := 1; i < len(lines); i++ {
 		fn := lines[i]
 		file := ""
@@ -155,6 +156,13 @@ func goStackView(b string, creators, entries map[string]string) (string, bool) {
 				// Not started: go test shows it runnable, in its function.
 				out[0] = waitingState(out[0], "runnable")
 				out = append(out, entry)
+			}
+			if len(out) == 1 && ownFrames {
+				// Only Period's code runs in it: a timer of the engine
+				// (time.AfterFunc's goroutine is created by time.goFunc).
+				// Kept, it would be a goroutine without frames, which no
+				// dump of go test has (goleak's parser panics on it).
+				return "", false
 			}
 			if !isPeriodFrame(fn) {
 				out = append(out, fn, file)
@@ -178,6 +186,7 @@ func goStackView(b string, creators, entries map[string]string) (string, bool) {
 			}
 			out = append(out, "testing.(*T).Parallel(...)", "\t"+runtime.GOROOT()+"/src/testing/testing.go:0")
 		case isPeriodFrame(fn):
+			ownFrames = true
 		case strings.Contains(fn, driverFrame):
 			// The driver's goroutine waits in t.Run for the test, where go
 			// test has the main goroutine (listed too) wait: it is Period's.

@@ -16,3 +16,32 @@ func TestWaitingState(t *testing.T) {
 		}
 	}
 }
+
+// A goroutine of the engine's own timers (created by time.goFunc, every
+// frame Period's) is left out of the program's view of runtime.Stack: with
+// its frames dropped and its creator kept, goleak v1.1.10's parser panicked
+// on it ("function calls missing parents: created by time.goFunc", rxgo).
+func TestStackViewDropsEngineTimers(t *testing.T) {
+	engineTimer := "goroutine 1347 [runnable]:\n" +
+		"github.com/period-dev/period/rt.(*engine).watch.func3()\n\t/src/rt/engine.go:1905 +0x2b\n" +
+		"created by time.goFunc\n\t/usr/local/go/src/time/sleep.go:215 +0x2d"
+	if v, ok := goStackView(engineTimer, nil, nil); ok {
+		t.Errorf("engine timer kept:\n%s", v)
+	}
+	userTimer := "goroutine 1348 [chan receive]:\n" +
+		"example.com/p.f.func1()\n\t/src/p/p.go:10 +0x2b\n" +
+		"created by time.goFunc\n\t/usr/local/go/src/time/sleep.go:215 +0x2d"
+	if v, ok := goStackView(userTimer, nil, nil); !ok || v != userTimer {
+		t.Errorf("user timer = %q, %v; want it unchanged", v, ok)
+	}
+	inHook := "goroutine 1349 [chan receive]:\n" +
+		"github.com/period-dev/period/rt.Recv[...](...)\n\t/src/rt/chan.go:100 +0x2b\n" +
+		"example.com/p.f.func1()\n\t/src/p/p.go:10 +0x2b\n" +
+		"created by time.goFunc\n\t/usr/local/go/src/time/sleep.go:215 +0x2d"
+	want := "goroutine 1349 [chan receive]:\n" +
+		"example.com/p.f.func1()\n\t/src/p/p.go:10 +0x2b\n" +
+		"created by time.goFunc\n\t/usr/local/go/src/time/sleep.go:215 +0x2d"
+	if v, ok := goStackView(inHook, nil, nil); !ok || v != want {
+		t.Errorf("goroutine in a hook = %q, %v; want %q", v, ok, want)
+	}
+}
