@@ -103,9 +103,13 @@ func runPooled(ctx context.Context, b Binary, opts Options, tests []string, dead
 			out = append(out, *results[i])
 		}
 	}
-	if ctx.Err() == nil {
-		confirmAll(ctx, b, opts, out, deadline)
+	if ctx.Err() != nil {
+		for i := range out {
+			out[i].Interrupted = true // its verdicts cannot be confirmed now
+		}
+		return out, nil
 	}
+	confirmAll(ctx, b, opts, out, deadline)
 	return out, nil
 }
 
