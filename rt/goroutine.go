@@ -83,6 +83,7 @@ func GC() {
 	if _, md := e.enter(); md == modeControl {
 		e.race.varsAt = max(e.race.varsAt, len(e.race.vars))
 		clear(e.race.vars)
+		e.mem.forget() // the sharing records hold their memory too (keep)
 		e.mu.Unlock()
 	}
 	runtime.GC()

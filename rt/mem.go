@@ -39,6 +39,13 @@ type memState struct {
 	shared  map[string]bool // sites known to touch shared memory, fixed for the run
 	learned map[string]bool // sites found in this run; they join shared at the next run
 	frozen  bool            // replay: the site set comes from the replay file
+	// keep holds the memory each record describes, so that the collector
+	// gives none of its addresses to a new object while the record lasts:
+	// a fresh object there, touched by another goroutine than the old
+	// one's, looked shared, and where the collection fell differs from
+	// process to process (replays of a 10-million-step schedule diverged
+	// with -race=false; race detection's records hold theirs already).
+	keep []unsafe.Pointer
 
 	recent    [256]recentAddr // a direct-mapped cache in front of addrs
 	sites     siteTab         // site strings to small ids
@@ -63,7 +70,8 @@ const addrInfoBlock = 512
 
 // info returns the addrInfo of addr, made owned by owner if addr is new.
 // e.mu is held.
-func (m *memState) info(addr uintptr, owner strategy.GID) (*addrInfo, bool) {
+func (m *memState) info(p unsafe.Pointer, owner strategy.GID) (*addrInfo, bool) {
+	addr := uintptr(p)
 	r := &m.recent[(addr^addr>>8)%uintptr(len(m.recent))]
 	if r.addr == addr && addr != 0 {
 		return &m.infos[r.idx/infoChunk][r.idx%infoChunk], false
@@ -82,6 +90,7 @@ func (m *memState) info(addr uintptr, owner strategy.GID) (*addrInfo, bool) {
 	}
 	m.ninfo++
 	m.addrs[addr] = i
+	m.keep = append(m.keep, p)
 	info := &m.infos[i/infoChunk][i%infoChunk]
 	*info = addrInfo{owner: owner}
 	return info, true
@@ -101,6 +110,8 @@ func (m *memState) forget() {
 	clear(m.addrs)
 	m.ninfo = 0
 	clear(m.recent[:])
+	clear(m.keep)
+	m.keep = m.keep[:0]
 }
 
 // siteID interns a site; sites are constant strings of the instrumented
@@ -151,6 +162,8 @@ func (m *memState) reset() {
 	m.addrs = map[uintptr]uint32{}
 	m.addrsAt = 0
 	m.ninfo = 0
+	clear(m.keep)
+	m.keep = m.keep[:0]
 	clear(m.recent[:])
 	if len(m.infos) > 16 {
 		m.infos = m.infos[:16] // keep 64k addresses' room, let the rest go
@@ -197,7 +210,7 @@ func (e *engine) access(site string, p unsafe.Pointer, write bool) {
 	}
 	addr := uintptr(p)
 	m := &e.mem
-	info, _ := m.info(addr, g.id)
+	info, _ := m.info(p, g.id)
 	if !info.multi && info.owner != g.id {
 		info.multi = true
 		m.learn(info, site)
