@@ -72,7 +72,6 @@ func (r *replayer) next(e *engine, enabled []*gstate) int {
 	}
 	want := r.t.Entries[r.pos]
 	r.pos++
-	var offered []string
 	for i, g := range enabled {
 		if g.path == want.G {
 			if g.p.op.String() != want.Op || g.p.site != want.Site {
@@ -80,6 +79,12 @@ func (r *replayer) next(e *engine, enabled []*gstate) int {
 			}
 			return i
 		}
+	}
+	// Said only on divergence: a step among thousands of enabled
+	// goroutines formatted each of them (replays ten times slower than
+	// the exploration).
+	offered := make([]string, 0, len(enabled))
+	for _, g := range enabled {
 		offered = append(offered, fmt.Sprintf("g%s %s %s", g.path, g.p.op, g.p.site))
 	}
 	return r.diverge(e, fmt.Sprintf("entry %d: expected goroutine g%s at %s %s, but it is not enabled; enabled: %s", r.pos, want.G, want.Op, want.Site, strings.Join(offered, ", ")))
