@@ -313,8 +313,12 @@ func confirmAll(ctx context.Context, b Binary, opts Options, out []Result, deadl
 // written to run after them (a fixture they advance) then fails at once:
 // its verdict does not reproduce where they ran first (the confirmation),
 // and the test is explored again with every process running them first.
+// Both explorations run alone in the package directory, as go test runs
+// one test at a time: a verdict that did not reproduce alone may have come
+// from a test beside it (go-kit's NATS tests each start a server on one
+// fixed port), and so would the next.
 func exploreFreshConfirmed(ctx context.Context, b Binary, opts Options, test string, deadline time.Time) (Result, error) {
-	r, err := exploreFresh(ctx, b, opts, test, deadline, false)
+	r, err := exploreFreshAlone(ctx, b, opts, test, deadline, false)
 	if err != nil || !opts.Confirm || ctx.Err() != nil {
 		return r, err
 	}
@@ -328,7 +332,7 @@ func exploreFreshConfirmed(ctx context.Context, b Binary, opts Options, test str
 		return r, nil
 	}
 	opts.Progress("%s: exploring again with one process per schedule, each running first the tests go test runs before it", test)
-	fr, err := exploreFresh(ctx, b, opts, test, deadline, true)
+	fr, err := exploreFreshAlone(ctx, b, opts, test, deadline, true)
 	if err != nil {
 		return r, err
 	}
@@ -339,6 +343,17 @@ func exploreFreshConfirmed(ctx context.Context, b Binary, opts Options, test str
 	}
 	fr.Unconfirmed += r.Unconfirmed
 	return fr, nil
+}
+
+// exploreFreshAlone is exploreFresh holding the directory's lock: no
+// other test process of the package runs meanwhile.
+func exploreFreshAlone(ctx context.Context, b Binary, opts Options, test string, deadline time.Time, prelude bool) (Result, error) {
+	if ctx.Value(dirLockedKey{}) == b.Dir {
+		return exploreFresh(ctx, b, opts, test, deadline, prelude)
+	}
+	unlock := lockDir(b.Dir, true)
+	defer unlock()
+	return exploreFresh(context.WithValue(ctx, dirLockedKey{}, b.Dir), b, opts, test, deadline, prelude)
 }
 
 // exploreFresh explores test with one process per schedule: each schedule
