@@ -38,28 +38,24 @@ func TestCollectedAddressesAreNotShared(t *testing.T) {
 	st := &siteCounter{site: "fresh"}
 	runControlledWith(Config{NoRace: true}, st, func() {
 		done := make(chan bool)
-		Go("old", func() {
-			for i := 0; i < n; i++ {
-				o := new([4]int64)
-				*W("old", &o[0]) = 1
-				reuseSink = append(reuseSink, o)
-			}
-			reuseSink = nil
-			Send("done", done, true)
-		})
-		Recv("wait", done)
+		// fill starts a goroutine that writes n new objects at site and
+		// drops them, and waits for it.
+		fill := func(site string) {
+			Go("go "+site, func() {
+				for i := 0; i < n; i++ {
+					o := new([4]int64)
+					*W(site, &o[0]) = 1
+					reuseSink = append(reuseSink, o)
+				}
+				reuseSink = nil
+				Send("done", done, true)
+			})
+			Recv("wait", done)
+		}
+		fill("old")
 		runtime.GC() // the collector, not the program: rt.GC is not called
 		runtime.GC()
-		Go("new", func() {
-			for i := 0; i < n; i++ {
-				o := new([4]int64)
-				*W("fresh", &o[0]) = 2
-				reuseSink = append(reuseSink, o)
-			}
-			reuseSink = nil
-			Send("done", done, true)
-		})
-		Recv("wait", done)
+		fill("fresh")
 	})
 	if st.n != 0 {
 		t.Errorf("%d writes to fresh objects were key points; want none", st.n)
