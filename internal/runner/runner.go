@@ -315,8 +315,8 @@ func confirmAll(ctx context.Context, b Binary, opts Options, out []Result, deadl
 // and the test is explored again with every process running them first.
 // Both explorations run alone in the package directory, as go test runs
 // one test at a time: a verdict that did not reproduce alone may have come
-// from a test beside it (go-kit's NATS tests each start a server on one
-// fixed port), and so would the next.
+// from a test beside it (toxiproxy's API tests each start a server on the
+// fixed port 8475), and so would the next.
 func exploreFreshConfirmed(ctx context.Context, b Binary, opts Options, test string, deadline time.Time) (Result, error) {
 	r, err := exploreFreshAlone(ctx, b, opts, test, deadline, false)
 	if err != nil || !opts.Confirm || ctx.Err() != nil {
