@@ -599,9 +599,9 @@ func confirmTogether(ctx context.Context, b Binary, opts Options, rs []Result) m
 // together off. In that process a replayed test's goroutines end with its
 // replay, where go test leaves them running, and that can make a later
 // test's verdict come back falsely: go-kit's NATS tests each start a
-// server on a fixed port, and ten "not ready for connections" failures of
-// processes running side by side were confirmed together, where a replay
-// alone does not show them. Off until the replays leave the state go test
+// server, and ten "not ready for connections" failures found in
+// exploration were confirmed together, where a replay alone does not
+// show them. Off until the replays leave the state go test
 // leaves; each verdict is replayed alone.
 const replayTogetherOn = false
 
