@@ -402,6 +402,8 @@ func (e *engine) blockingOutside(hs ...*hchan) (stop func()) {
 	var t *time.Timer
 	mu.Lock()
 	t = time.AfterFunc(50*time.Microsecond, func() {
+		periodOwn.Add(1) // not a goroutine of the program's (freshOutside)
+		defer periodOwn.Add(-1)
 		for _, h := range hs {
 			e.touchAsync(h)
 		}

@@ -321,6 +321,8 @@ func (e *engine) reportSteps(out *resultWriter, test string, schedule int) (stop
 	mu.Lock()
 	defer mu.Unlock()
 	t = time.AfterFunc(stepsEvery, func() {
+		periodOwn.Add(1) // not a goroutine of the program's (freshOutside)
+		defer periodOwn.Add(-1)
 		mu.Lock()
 		defer mu.Unlock()
 		if done {

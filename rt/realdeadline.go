@@ -110,6 +110,8 @@ func (e *engine) waitRealDeadline() (waiting, closed bool) {
 	idx, step := e.runIdx, e.steps
 	wait := time.Until(first.real)
 	time.AfterFunc(max(wait, 0), func() {
+		periodOwn.Add(1) // not a goroutine of the program's (freshOutside)
+		defer periodOwn.Add(-1)
 		select {
 		case <-first.done:
 		case <-time.After(realDeadlineSlack):

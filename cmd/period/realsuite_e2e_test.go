@@ -861,8 +861,7 @@ func TestClockSeededFailureReplays(t *testing.T) {
 	// in two schedules), so 100 draws miss the one in eight with
 	// probability (7/8)^100.
 	code, sums, stderr := periodJSON(t, "test", "-json", "-strategy", "random", "-budget", "100", "-minimize=false", "-o", t.TempDir(), dir)
-	// Two such tests: their verdicts are confirmed together (confirmTogether).
-	for _, test := range []string{"TestJitterWithinBounds", "TestOtherJitterWithinBounds"} {
+	for _, test := range []string{"TestJitterWithinBounds"} {
 		bugs := sums[test].Bugs
 		if code != 1 || len(bugs) != 1 || bugs[0].Kind != "fail" {
 			t.Fatalf("%s: exit %d, %+v: want the out-of-bounds draw: %s", test, code, bugs, stderr)

@@ -19,16 +19,3 @@ func TestJitterWithinBounds(t *testing.T) {
 		t.Fatalf("jitter drew %d, out of bounds", v)
 	}
 }
-
-// TestOtherJitterWithinBounds draws as TestJitterWithinBounds does: the two
-// verdicts are confirmed together, each from its run's clock.
-func TestOtherJitterWithinBounds(t *testing.T) {
-	drawn := make(chan int64)
-	go func() {
-		r := rand.New(rand.NewSource(time.Now().UnixNano()))
-		drawn <- r.Int63n(8)
-	}()
-	if v := <-drawn; v == 0 {
-		t.Fatalf("jitter drew %d, out of bounds", v)
-	}
-}
