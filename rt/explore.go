@@ -86,12 +86,6 @@ type Config struct {
 	OutDir  string // where replay files go
 	Results string // JSON-lines file the results are appended to
 	Replay  string // replay this trace file instead of exploring
-	// ReplayAll replays these files, each of another test of the package
-	// (with Minimize: minimises them, into the directory MinimizeOut),
-	// in one process, in go test's order, the tests between them run
-	// natively as go test runs them (replayAll): verdicts of a package
-	// are confirmed with one run of the tests before them, not one each.
-	ReplayAll []string `json:",omitempty"`
 	// Minimize > 0 with Replay: shrink the replay's schedule instead,
 	// trying at most Minimize candidates, and write the result to
 	// MinimizeOut (see minimize.go).
@@ -418,10 +412,6 @@ func Explore(t *testing.T, tests []Test) {
 		}
 		defer f.Close()
 		out = &resultWriter{f: f}
-	}
-	if len(cfg.ReplayAll) > 0 {
-		replayAll(t, tests, cfg, out)
-		return
 	}
 	var re *regexp.Regexp
 	if cfg.Run != "" {

@@ -70,11 +70,9 @@ type shrunk struct {
 	cand string
 }
 
-// MinimizeAll minimises each replay file as Minimize does, the files of
-// different tests together: their candidates in one process, then the
-// strict replays of the shrunk records in one fresh process
-// (rt.Config.ReplayAll). Each runs after the tests go test runs before it,
-// and a package's minimisations run them twice, not twice each.
+// MinimizeAll minimises each replay file as Minimize does: its candidates
+// in one process, then the strict replay of the shrunk record in a fresh
+// one, each after the tests go test runs before it.
 func MinimizeAll(ctx context.Context, b Binary, files []string, budget int, opts Options) map[string]MinimizeResult {
 	out := map[string]MinimizeResult{}
 	work, err := os.MkdirTemp("", "period-min-")
@@ -89,11 +87,8 @@ func MinimizeAll(ctx context.Context, b Binary, files []string, budget int, opts
 	if timeout <= 0 {
 		timeout = 2 * time.Minute
 	}
-	pending, rest := []*shrunk(nil), files
-	if replayTogetherOn {
-		pending, rest = shrinkTogether(ctx, b, files, budget, opts, filepath.Join(work, "together"), timeout, out)
-	}
-	for i, f := range rest {
+	var pending []*shrunk
+	for i, f := range files {
 		sh, err := shrink(ctx, b, f, budget, opts, filepath.Join(work, strconv.Itoa(i)), timeout)
 		if err != nil {
 			out[f] = MinimizeResult{Minimized: sh.m, Err: err}
@@ -101,32 +96,7 @@ func MinimizeAll(ctx context.Context, b Binary, files []string, budget int, opts
 		}
 		pending = append(pending, sh)
 	}
-	// One shrunk record per test replays together; the rest alone.
-	together := map[string]*shrunk{}
-	var alone []*shrunk
 	for _, sh := range pending {
-		if together[sh.tr.Test] == nil && len(pending) > 1 && replayTogetherOn {
-			together[sh.tr.Test] = sh
-		} else {
-			alone = append(alone, sh)
-		}
-	}
-	if len(together) > 0 {
-		traces, bugs := map[string]*trace.Trace{}, map[string]rt.BugReport{}
-		for test, sh := range together {
-			traces[test], bugs[test] = sh.min, rt.BugReport{Replay: sh.cand}
-		}
-		sums := replayTogether(ctx, b, opts, bugs, traces)
-		for test, sh := range together {
-			s, ran := sums[test]
-			if !ran {
-				alone = append(alone, sh) // the process ended before it: alone
-				continue
-			}
-			out[sh.file] = keep(sh, s)
-		}
-	}
-	for _, sh := range alone {
 		cfg := rt.Config{Replay: sh.cand, Strategy: sh.tr.Strategy, Seed: sh.tr.Seed, Bound: sh.tr.Bound,
 			OutDir: filepath.Dir(sh.cand), MaxSteps: len(sh.min.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak,
 			Prelude: testsBefore(b.Tests, sh.tr.Test)}
@@ -144,62 +114,6 @@ func MinimizeAll(ctx context.Context, b Binary, files []string, budget int, opts
 		out[sh.file] = keep(sh, s)
 	}
 	return out
-}
-
-// shrinkTogether runs the candidates of the minimisations of files, one
-// file per test, in one process of b, in dir, each test's after the tests
-// go test runs before it (rt.Config.ReplayAll with Minimize): the tests
-// before them run once, not once per file. It returns the shrunk records,
-// and the files left to shrink alone (a test's second file, those the
-// process did not reach); those that cannot be shrunk are recorded in out.
-func shrinkTogether(ctx context.Context, b Binary, files []string, budget int, opts Options, dir string, timeout time.Duration, out map[string]MinimizeResult) (done []*shrunk, rest []string) {
-	byTest := map[string]*shrunk{}
-	entries := 0
-	var batch []string
-	var first *trace.Trace
-	for _, f := range files {
-		sh, err := shrinkable(f)
-		switch {
-		case err != nil:
-			out[f] = MinimizeResult{Minimized: sh.m, Err: err}
-		case byTest[sh.tr.Test] != nil:
-			rest = append(rest, f)
-		default:
-			byTest[sh.tr.Test] = sh
-			batch = append(batch, f)
-			entries = max(entries, len(sh.tr.Entries))
-			if first == nil {
-				first = sh.tr
-			}
-		}
-	}
-	if len(batch) < 2 || os.MkdirAll(dir, 0o755) != nil {
-		return nil, append(batch, rest...)
-	}
-	cfg := rt.Config{ReplayAll: batch, Minimize: budget, MinimizeOut: dir, Strategy: first.Strategy, Seed: first.Seed, Bound: first.Bound,
-		OutDir: dir, MaxSteps: entries + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak}
-	rs, err := Run(ctx, b, Options{Config: cfg, Timeout: timeout + time.Duration(len(batch))*30*time.Second})
-	ran := map[string]Result{}
-	if err == nil {
-		for _, r := range rs {
-			ran[r.Test] = r
-		}
-	}
-	for test, sh := range byTest {
-		r, ok := ran[test]
-		sh.cand = rt.BatchMinimizeFile(dir, test)
-		min, rerr := trace.ReadFile(sh.cand)
-		if !ok || rerr != nil {
-			rest = append(rest, sh.file)
-			continue
-		}
-		sh.min, sh.m.Tries = min, r.Schedules
-		for _, xb := range r.Bugs {
-			sh.m.Created, sh.m.CreatedBy = xb.Created, xb.CreatedBy
-		}
-		done = append(done, sh)
-	}
-	return done, rest
 }
 
 // shrinkable reads file and tells whether its record can be shrunk.

@@ -16,7 +16,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -456,20 +455,10 @@ func endsExploration(bugs []rt.BugReport) bool {
 // that a fresh process does not reproduce came from state an earlier run
 // left behind, and is counted in Unconfirmed instead of reported.
 func confirm(ctx context.Context, b Binary, opts Options, rs []Result) {
-	together := confirmTogether(ctx, b, opts, rs)
 	for i := range rs {
 		r := &rs[i]
 		var kept []rt.BugReport
 		for _, bug := range r.Bugs {
-			if came, decided := together[bug.Replay]; decided {
-				if came {
-					kept = append(kept, bug)
-				} else {
-					r.Unconfirmed++
-					opts.Progress("%s: the %s of schedule %d did not reproduce in a fresh process after the tests go test runs before it: not reported", r.Test, bug.Kind, bug.Schedule)
-				}
-				continue
-			}
 			if bug.Kind != "race" {
 				// A replay can take as long as its schedule did (up to two
 				// minutes): say what the process is doing meanwhile.
@@ -488,164 +477,6 @@ func confirm(ctx context.Context, b Binary, opts Options, rs []Result) {
 		}
 		r.Bugs = kept
 	}
-}
-
-// confirmTogether replays in one fresh process one verdict of each test of
-// rs that has one, in go test's order, the tests before and between them
-// run natively (rt.Config.ReplayAll), and returns, by replay file, whether
-// each verdict it decided came back (same kind). Confirming them one by
-// one runs the tests before each again: a package of slow tests with a
-// leak in every test took minutes of them. As reproduced does for one, a
-// verdict whose run read the clock is replayed from its run's instant
-// first, and one that does not come back is replayed once more the other
-// way, all such verdicts in a second process. Left to confirm alone
-// (after this): races, hangs (their replays are long), a test's second
-// verdict, and replays that diverged or did not finish.
-func confirmTogether(ctx context.Context, b Binary, opts Options, rs []Result) map[string]bool {
-	if !replayTogetherOn {
-		return nil
-	}
-	want := map[string]rt.BugReport{} // by test
-	traces := map[string]*trace.Trace{}
-	for _, r := range rs {
-		for _, bug := range r.Bugs {
-			if _, ok := want[r.Test]; ok || bug.Kind == "race" || bug.Kind == "hang" || bug.Replay == "" {
-				continue
-			}
-			tr, err := trace.ReadFile(bug.Replay)
-			if err != nil || tr.Test != r.Test {
-				continue
-			}
-			want[r.Test], traces[r.Test] = bug, tr
-		}
-	}
-	if len(want) < 2 || ctx.Err() != nil {
-		return nil
-	}
-	opts.Progress("confirming %d verdicts in one fresh process, the package's tests run in go test's order", len(want))
-	decided := map[string]bool{}
-	// As reproduced does: a verdict whose run read the clock is replayed
-	// from the run's instant first (strictly: where it was), the others
-	// from the present; then each that did not come back the other way.
-	fromBase := func(bug rt.BugReport, tr *trace.Trace) bool {
-		return bug.ClockBase != 0 && tr.ClockBase.IsZero()
-	}
-	first := map[string]bool{} // by test: replayed from its run's instant in the first pass
-	for test, bug := range want {
-		first[test] = bug.ClockRead && fromBase(bug, traces[test])
-	}
-	pass := func(tests map[string]bool, based map[string]bool) (missed map[string]bool) {
-		missed = map[string]bool{}
-		bugs, trs := map[string]rt.BugReport{}, map[string]*trace.Trace{}
-		for test := range tests {
-			bug, tr := want[test], traces[test]
-			if based[test] {
-				tr.ClockBase = time.Unix(0, bug.ClockBase)
-				if tr.WriteFile(bug.Replay) != nil {
-					continue
-				}
-			}
-			bugs[test], trs[test] = bug, tr
-		}
-		sums := replayTogether(ctx, b, opts, bugs, trs)
-		for test, tr := range trs {
-			bug := want[test]
-			s, ran := sums[test]
-			loc := ""
-			if based[test] {
-				loc = bug.Location
-			}
-			came := ran && s.Diverged == "" && hasKind(s.Bugs, bug.Kind, loc)
-			if based[test] && !came {
-				tr.ClockBase = time.Time{}
-				tr.WriteFile(bug.Replay) // as it was: the instant did not bring it back
-			}
-			switch {
-			case came:
-				decided[bug.Replay] = true
-			case ran && s.Diverged == "":
-				missed[test] = true
-			}
-		}
-		return missed
-	}
-	all := map[string]bool{}
-	for test := range want {
-		all[test] = true
-	}
-	missed := pass(all, first)
-	again, based := map[string]bool{}, map[string]bool{}
-	for test := range missed {
-		bug := want[test]
-		switch {
-		case first[test]:
-			again[test] = true // from the present, as reproduced's second try
-		case !bug.ClockRead && fromBase(bug, traces[test]):
-			again[test], based[test] = true, true
-		default:
-			decided[bug.Replay] = false
-		}
-	}
-	if len(again) == 0 {
-		return decided
-	}
-	for test := range pass(again, based) {
-		decided[want[test].Replay] = false
-	}
-	return decided
-}
-
-// replayTogetherOn turns confirming and minimising a package's verdicts
-// together off. In that process a replayed test's goroutines end with its
-// replay, where go test leaves them running, and that can make a later
-// test's verdict come back falsely: go-kit's NATS tests each start a
-// server, and ten "not ready for connections" failures found in
-// exploration were confirmed together, where a replay alone does not
-// show them. Off until the replays leave the state go test
-// leaves; each verdict is replayed alone.
-const replayTogetherOn = false
-
-// replayTogether replays the files of bugs (by test), whose records are
-// traces, in one fresh process alone in the package directory and returns
-// their summaries by test.
-func replayTogether(ctx context.Context, b Binary, opts Options, bugs map[string]rt.BugReport, traces map[string]*trace.Trace) map[string]rt.Summary {
-	work, err := os.MkdirTemp("", "period-confirm-")
-	if err != nil {
-		return nil
-	}
-	defer os.RemoveAll(work)
-	var files []string
-	entries := 0
-	for test, tr := range traces {
-		files = append(files, bugs[test].Replay)
-		entries = max(entries, len(tr.Entries))
-	}
-	sort.Strings(files)
-	cfg := rt.Config{ReplayAll: files, OutDir: work, MaxSteps: entries + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak,
-		Package: b.Package, Dir: b.Dir, Results: filepath.Join(work, "results.jsonl")}
-	unlock := lockDir(b.Dir, true)
-	output, _ := runChild(context.WithValue(ctx, dirLockedKey{}, b.Dir), b, cfg, time.Now().Add(2*time.Minute+time.Duration(len(files))*30*time.Second))
-	unlock()
-	lines, _ := readResults(cfg.Results)
-	failMsgs := parseFailures(output, b.Dir) // where a fail is: its t.Error line
-	out := map[string]rt.Summary{}
-	for _, l := range lines {
-		if l.Action == "summary" && traces[l.Test] != nil {
-			enrich(&l.Summary, failMsgs)
-			out[l.Test] = l.Summary
-		}
-	}
-	return out
-}
-
-// hasKind tells whether bugs has one of kind, at location if it is not "".
-func hasKind(bugs []rt.BugReport, kind, location string) bool {
-	for _, b := range bugs {
-		if b.Kind == kind && (location == "" || b.Location == location) {
-			return true
-		}
-	}
-	return false
 }
 
 // reproduced replays bug's file in a fresh process and tells whether the
@@ -1248,8 +1079,8 @@ func parseFailures(out []byte, dir string) map[failKey]*failMsg {
 			continue
 		}
 		if nativeRunLine.MatchString(line) {
-			// A test run natively between replays (rt.Config.ReplayAll):
-			// what it prints is nobody's verdict.
+			// A test run natively before the explored one
+			// (rt.Config.Prelude): what it prints is nobody's verdict.
 			cur, sub, printed = failKey{}, "", printed[:0]
 			continue
 		}

@@ -55,7 +55,7 @@ func runPooled(ctx context.Context, b Binary, opts Options, tests []string, dead
 			defer wg.Done()
 			o := opts
 			o.Pool = nil
-			o.Confirm = false // once all are explored: together (confirmTogether)
+			o.Confirm = false // once all are explored (confirm)
 			o.Config.Run = "^" + regexp.QuoteMeta(t) + "$"
 			if !deadline.IsZero() {
 				o.Timeout = max(time.Until(deadline), time.Millisecond)
