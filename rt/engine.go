@@ -215,6 +215,8 @@ type engine struct {
 	leaving       bool              // a goroutine waits to take control back from free mode
 	frand         strategy.SplitMix // free mode's PRNG: who has queued is up to the real timing
 	outside       int               // hooks called by goroutines outside control in this run
+	outsideGs     outsideSet        // which goroutines called them (outsideGone)
+	testStepAt    int64             // the clock when a test or subtest goroutine last took a step (virtualTimeout)
 	baseG         int               // goroutines of the process that are neither Period's nor new in this run (freshOutside)
 	outsideSeen   int               // goroutines beyond them already given a grace (freshOutside)
 	waitFlips     uint64            // how many times a goroutine was found queued on a channel (gstate.waited): parkList.first's clock
@@ -426,6 +428,7 @@ func (e *engine) enterAs(countOutside bool) (*gstate, mode) {
 			// library's worker) runs instrumented code: not explored, but
 			// counted, so that the report can say so.
 			e.outside++
+			e.outsideGs.add(id)
 		}
 		e.mu.Unlock()
 		return nil, modePlain
@@ -445,6 +448,9 @@ func (e *engine) point(g *gstate) {
 	e.seq++
 	g.seq = e.seq
 	g.lastSite = g.p.site
+	if g.t != nil {
+		e.testStepAt = e.clock.now
+	}
 	if g.p.op != strategy.OpYield {
 		g.yields = 0
 	}
@@ -592,7 +598,7 @@ func (e *engine) decide(from *gstate) {
 				return
 			}
 			signaled := e.selfSignaled()
-			known := e.detached > 0 || signaled || e.outside > 0 || e.handedOut > 0 || e.collected()
+			known := e.detached > 0 || signaled || e.handedOut > 0 || e.collected() || e.outside > 0 && !e.outsideGs.gone()
 			fresh := !known && !e.rootDone && e.freshOutside()
 			if (known || fresh) && !e.rootDone && e.outsideGrace(fresh) {
 				// A goroutine blocked for real (network I/O through the
@@ -619,6 +625,10 @@ func (e *engine) decide(from *gstate) {
 				return
 			} else if closed && e.unseenReady() {
 				continue
+			}
+			if !e.rootDone && e.clock.now-e.testStepAt >= int64(virtualTimeout) {
+				e.timedOut()
+				return
 			}
 			if e.clock.advance(e) {
 				if e.rootDone {
@@ -938,6 +948,31 @@ func (e *engine) allBlocked() {
 			e.report(ls.bug("leak", fmt.Sprintf("%d goroutine(s) still blocked after the test returned:\n", len(ls.gs))))
 		}
 	}
+	e.finish()
+}
+
+// virtualTimeout: a test whose goroutines (the test's, its subtests') have
+// not taken a step for this much virtual time, while timers kept firing
+// for others, is a hang.
+// Natively it would take as long in real time, far past go test's default
+// -timeout of ten minutes: a test whose goroutine waits for a helper that
+// called t.Fatal, beside a library's one-second ticker (go-kit's NATS
+// tests), ticked for as long as Period let it.
+const virtualTimeout = time.Hour
+
+// timedOut reports the run as a hang at virtualTimeout and ends it.
+func (e *engine) timedOut() {
+	var stuck []*gstate
+	for _, g := range e.gs {
+		if g.status == gParked || g.status == gSubtest {
+			stuck = append(stuck, g)
+		}
+	}
+	ls := e.describe(stuck)
+	if len(e.gs) > 0 && (e.gs[0].status == gParked || e.gs[0].status == gSubtest) {
+		ls.first = e.gs[0] // where the test waits, as go test's timeout shows it
+	}
+	e.report(ls.bug("hang", fmt.Sprintf("the test did not return: it waited for %v of virtual time while only timers and tickers woke goroutines (go test would stop it at its -timeout):\n", time.Duration(virtualTimeout))))
 	e.finish()
 }
 

@@ -502,6 +502,8 @@ func (e *engine) resetRun(idx int) {
 	e.cur = nil
 	e.yielder = nil
 	e.outside = 0
+	e.outsideGs.reset()
+	e.testStepAt = 0
 	e.transit, e.detached, e.seq, e.steps, e.forced, e.lastEffect, e.pollYields = 0, 0, 0, 0, 0, 0, 0
 	e.plainAccesses = 0
 	e.soloPlain.Store(0)

@@ -57,11 +57,23 @@ func (e *engine) exitIfStuck(g *gstate, msg, loc string, hang bool) {
 	}()
 }
 
+// allStacks is runtime.Stack of every goroutine, whole: a buffer too small
+// for them cuts the list, and a goroutine left out looks gone.
+func allStacks() []byte {
+	buf := make([]byte, 64<<10)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return buf[:n]
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}
+
 // goroutineStack is the stack of the goroutine with the given id, in the
 // format of runtime.Stack(buf, false); nil if it is gone.
 func goroutineStack(id int64) []byte {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
+	buf := allStacks()
 	head := []byte("goroutine " + strconv.FormatInt(id, 10) + " [")
 	for _, b := range bytes.Split(buf, []byte("\n\n")) {
 		if bytes.HasPrefix(b, head) {
@@ -138,8 +150,7 @@ func waitsForOthers(id int64) bool {
 // goroutineStatuses maps every goroutine's id to its status, from one
 // dump of all stacks.
 func goroutineStatuses() map[int64]string {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
+	buf := allStacks()
 	m := map[int64]string{}
 	for _, b := range bytes.Split(buf, []byte("\n\n")) {
 		rest, ok := bytes.CutPrefix(b, []byte("goroutine "))

@@ -4,7 +4,6 @@ package rt
 
 import (
 	"bytes"
-	"runtime"
 	"strconv"
 	"time"
 )
@@ -94,15 +93,7 @@ func settleInit() {
 // those skip names is running or runnable, or waits for e.mu in a hook.
 func othersRunnable(skip func(id int64) bool) bool {
 	self := goid()
-	buf := make([]byte, 64<<10)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) || len(buf) >= 16<<20 {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
+	buf := allStacks()
 	for _, st := range bytes.Split(buf, []byte("\n\n")) {
 		rest, ok := bytes.CutPrefix(st, []byte("goroutine "))
 		if !ok {
@@ -126,4 +117,70 @@ func othersRunnable(skip func(id int64) bool) bool {
 		}
 	}
 	return false
+}
+
+// outsideSet records the goroutines outside control that called hooks in a
+// run. The clock waits for such goroutines before it jumps (outsideGrace),
+// as their work may wake controlled ones; once every one of them has
+// exited, nothing is left to wait for. A test whose helper goroutine called
+// t.Fatal while a library's one-second ticker kept ticking waited a real
+// second per tick, for ten minutes (go-kit's NATS tests, whose servers all
+// listen on one port, beside each other under -p).
+type outsideSet struct {
+	ids  map[int64]bool
+	many bool // more than maxOutsideGs: not tracked, taken as alive
+
+	// The last look at the process's goroutines: at most one per
+	// outsideLookEvery while they live, none once they were gone with
+	// the same number of goroutines recorded.
+	lookedAt time.Time
+	goneAt   int // len(ids)+1 when they were found gone
+}
+
+// maxOutsideGs bounds the goroutines outside control a run tracks.
+const maxOutsideGs = 256
+
+// outsideLookEvery spaces the looks (a stack dump of every goroutine) for
+// goroutines outside control that are still alive.
+const outsideLookEvery = 50 * time.Millisecond
+
+func (s *outsideSet) add(id int64) {
+	if s.many || s.ids[id] {
+		return
+	}
+	if len(s.ids) >= maxOutsideGs {
+		s.many = true
+		return
+	}
+	if s.ids == nil {
+		s.ids = map[int64]bool{}
+	}
+	s.ids[id] = true
+}
+
+func (s *outsideSet) reset() {
+	clear(s.ids)
+	s.many, s.lookedAt, s.goneAt = false, time.Time{}, 0
+}
+
+// gone reports whether every goroutine recorded has exited.
+func (s *outsideSet) gone() bool {
+	if s.many || len(s.ids) == 0 {
+		return false
+	}
+	if s.goneAt == len(s.ids)+1 {
+		return true
+	}
+	if time.Since(s.lookedAt) < outsideLookEvery {
+		return false
+	}
+	s.lookedAt = time.Now()
+	alive := goroutineStatuses()
+	for id := range s.ids {
+		if _, ok := alive[id]; ok {
+			return false
+		}
+	}
+	s.goneAt = len(s.ids) + 1
+	return true
 }

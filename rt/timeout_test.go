@@ -1,0 +1,88 @@
+//go:build go1.21
+
+package rt
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func init() {
+	// The test waits for a value nobody will send while a ticker keeps
+	// the clock moving: natively it would tick until go test's -timeout.
+	programs["tickedforever"] = func(t *testing.T) {
+		tk := NewTicker("ticker", time.Second)
+		Go("ticking", func() {
+			for {
+				Recv("tick", tk.C)
+			}
+		})
+		never := make(chan int)
+		Recv("wait", never)
+	}
+	// The same wait ends after 58 virtual minutes of ticks: no hang.
+	programs["tickedlong"] = func(t *testing.T) {
+		tk := NewTicker("ticker", time.Second)
+		done := make(chan int)
+		Go("ticking", func() {
+			for i := 0; i < 58*60; i++ {
+				Recv("tick", tk.C)
+			}
+			TickerStop("stop", tk)
+			Close("close", done)
+		})
+		Recv("wait", done)
+	}
+}
+
+// TestVirtualTimeout: a test blocked while only timers fire is a hang once
+// an hour of virtual time has passed, located where the test waits; one that
+// returns before that is not.
+func TestVirtualTimeout(t *testing.T) {
+	s := runChild(t, "tickedforever", Config{Budget: 1, Seed: 1, NoRace: true, MaxSteps: 100000})
+	if len(s.Bugs) != 1 || s.Bugs[0].Kind != "hang" || s.Bugs[0].Location != "wait" || !strings.Contains(s.Bugs[0].Message, "it waited for 1h0m0s of virtual time") {
+		t.Errorf("want a hang at the test's wait after an hour of virtual time: %+v", s.Bugs)
+	}
+	s = runChild(t, "tickedlong", Config{Budget: 3, Seed: 1, NoRace: true, MaxSteps: 100000})
+	if len(s.Bugs) != 0 {
+		t.Errorf("a test that returns after 58 virtual minutes: want no bug, got %+v", s.Bugs)
+	}
+}
+
+// TestOutsideSetGone: the clock stops waiting for goroutines outside
+// control once all of those that ran the program's code have exited.
+func TestOutsideSetGone(t *testing.T) {
+	var s outsideSet
+	if s.gone() {
+		t.Fatal("an empty set is gone: a run without goroutines outside control would not wait for new ones")
+	}
+	ids := make(chan int64)
+	release := make(chan struct{})
+	go func() {
+		ids <- goid()
+		<-release
+	}()
+	s.add(<-ids)
+	if s.gone() {
+		t.Fatal("a live goroutine was taken as gone")
+	}
+	close(release)
+	for i := 0; ; i++ {
+		s.lookedAt = time.Time{} // look now, not at the next outsideLookEvery
+		if s.gone() {
+			break
+		}
+		if i == 1000 {
+			t.Fatal("a goroutine that exited is still taken as alive")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	s.reset()
+	for i := int64(0); i <= maxOutsideGs; i++ {
+		s.add(1<<40 + i) // ids no goroutine has
+	}
+	if s.gone() {
+		t.Error("more goroutines than the set tracks were taken as gone")
+	}
+}
