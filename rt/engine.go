@@ -217,6 +217,10 @@ type engine struct {
 	outside       int               // hooks called by goroutines outside control in this run
 	outsideGs     outsideSet        // which goroutines called them (outsideGone)
 	testStepAt    int64             // the clock when a test or subtest goroutine last took a step (virtualTimeout)
+	undetaches    int64             // detached goroutines back in this run (outsideSilent)
+	silentSig     int64             // signs of life of goroutines outside control or detached, as outsideSilent last saw them
+	silentFrom    time.Time         // since when they have been the same
+	silentJumps   int               // clock jumps since then
 	baseG         int               // goroutines of the process that are neither Period's nor new in this run (freshOutside)
 	outsideSeen   int               // goroutines beyond them already given a grace (freshOutside)
 	waitFlips     uint64            // how many times a goroutine was found queued on a channel (gstate.waited): parkList.first's clock
@@ -600,6 +604,10 @@ func (e *engine) decide(from *gstate) {
 			signaled := e.selfSignaled()
 			known := e.detached > 0 || signaled || e.handedOut > 0 || e.collected() || e.outside > 0 && !e.outsideGs.gone()
 			fresh := !known && !e.rootDone && e.freshOutside()
+			if known && !e.rootDone && e.outsideSilent() {
+				e.abandonSilent()
+				return
+			}
 			if (known || fresh) && !e.rootDone && e.outsideGrace(fresh) {
 				// A goroutine blocked for real (network I/O through the
 				// standard library), or one outside control that has run
@@ -1541,6 +1549,52 @@ func (e *engine) outsideGrace(fresh bool) bool {
 	return time.Since(e.graceFrom) < e.graceFor
 }
 
+// outsideSilentJumps: the clock jumps, each after a wait for goroutines
+// outside control or detached, that outsideSilent needs besides the time.
+const outsideSilentJumps = 30
+
+// outsideSilent reports whether the clock has waited, at
+// outsideSilentJumps jumps or more and for longer than a busy detached
+// goroutine is given (busyHangFactor times the hang limit) of real time,
+// for goroutines outside control or detached that gave no sign of life
+// meanwhile: no hook, no hand-off, none back. Each jump waits in real time
+// (outsideGrace), so a test whose goroutines wait while a ticker ticks
+// beside a goroutine blocked for good in code Period does not control
+// would tick in real time until -timeout. e.mu is held.
+func (e *engine) outsideSilent() bool {
+	sig := e.detachedHooks + int64(e.outside) + int64(e.handedOut) + e.undetaches
+	if sig != e.silentSig || e.silentFrom.IsZero() {
+		e.silentSig, e.silentFrom, e.silentJumps = sig, time.Now(), 0
+		return false
+	}
+	if e.graceStep != e.steps {
+		e.silentJumps++
+	}
+	return e.silentJumps >= outsideSilentJumps && time.Since(e.silentFrom) > busyHangFactor*e.cfg.hangAfter
+}
+
+// abandonSilent abandons the run after outsideSilent: Period cannot tell
+// whether what it waits for would ever come back, so this is a note, not a
+// verdict. e.mu is held.
+func (e *engine) abandonSilent() {
+	var g *gstate
+	for _, x := range e.gs {
+		if x.status == gDetached {
+			g = x
+			break
+		}
+	}
+	what := "goroutines outside control"
+	if g != nil {
+		what = fmt.Sprintf("goroutine g%s, blocked in code Period does not control%s,", g.path, afterSite(g))
+	}
+	e.outsideWait = fmt.Sprintf("the clock waited in real time for %v at %d jumps for %s with no sign of life, while only timers moved the others", time.Since(e.silentFrom).Round(time.Second), e.silentJumps, what)
+	if g != nil {
+		e.exitIfStuck(g, e.outsideWait, g.lastSite, false)
+	}
+	e.stop()
+}
+
 // graceCap bounds the clock's wait for detached goroutines: outsideGraceMax,
 // or most of the hang limit while a test's own goroutine (the test or a
 // subtest, or its cleanup) waits for real. That wait is the test's: an
@@ -1694,6 +1748,7 @@ func (e *engine) detachedDurablyBlocked() bool {
 // undetach counts a detached goroutine back (it reached a hook or ended),
 // its real wait reflected in virtual time. e.mu is held.
 func (e *engine) undetach() {
+	e.undetaches++
 	e.catchUp()
 	e.stepStamp.Store(time.Now().UnixNano())
 	e.detached--

@@ -503,7 +503,8 @@ func (e *engine) resetRun(idx int) {
 	e.yielder = nil
 	e.outside = 0
 	e.outsideGs.reset()
-	e.testStepAt = 0
+	e.testStepAt, e.undetaches = 0, 0
+	e.silentSig, e.silentFrom, e.silentJumps = 0, time.Time{}, 0
 	e.transit, e.detached, e.seq, e.steps, e.forced, e.lastEffect, e.pollYields = 0, 0, 0, 0, 0, 0, 0
 	e.plainAccesses = 0
 	e.soloPlain.Store(0)

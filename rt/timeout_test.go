@@ -3,10 +3,14 @@
 package rt
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
 )
+
+// silentPipe is read by a goroutine of silentoutside and never written.
+var silentPipe, silentPipeW, _ = os.Pipe()
 
 func init() {
 	// The test waits for a value nobody will send while a ticker keeps
@@ -18,6 +22,27 @@ func init() {
 				Recv("tick", tk.C)
 			}
 		})
+		never := make(chan int)
+		Recv("wait", never)
+	}
+	// The test waits while a ticker ticks, beside a goroutine outside
+	// control (started by a plain go statement) that ran the program's
+	// code and then blocked for good in a read of a pipe: each tick's
+	// jump waits in real time for it.
+	programs["silentoutside"] = func(t *testing.T) {
+		tk := NewTicker("ticker", 10*time.Millisecond)
+		Go("ticking", func() {
+			for {
+				Recv("tick", tk.C)
+			}
+		})
+		started := make(chan int)
+		go func() {
+			Close("started", started)
+			buf := make([]byte, 1)
+			silentPipe.Read(buf)
+		}()
+		Recv("started", started)
 		never := make(chan int)
 		Recv("wait", never)
 	}
@@ -47,6 +72,16 @@ func TestVirtualTimeout(t *testing.T) {
 	s = runChild(t, "tickedlong", Config{Budget: 3, Seed: 1, NoRace: true, MaxSteps: 100000})
 	if len(s.Bugs) != 0 {
 		t.Errorf("a test that returns after 58 virtual minutes: want no bug, got %+v", s.Bugs)
+	}
+}
+
+// TestSilentOutsideIsAbandoned: a run whose clock keeps waiting for a
+// goroutine outside control that gives no sign of life is abandoned with a
+// note, not left to tick in real time, and is no verdict.
+func TestSilentOutsideIsAbandoned(t *testing.T) {
+	s := runChild(t, "silentoutside", Config{Budget: 2, Seed: 1, NoRace: true, MaxSteps: 1000000, Watchdog: 20 * time.Millisecond, HangAfter: 100 * time.Millisecond})
+	if len(s.Bugs) != 0 || s.Abandoned != 1 || !strings.Contains(s.AbandonedWhy, "no sign of life") {
+		t.Errorf("want no verdict and an abandoned schedule: %+v", s)
 	}
 }
 
