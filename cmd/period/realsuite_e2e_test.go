@@ -940,3 +940,33 @@ func TestStdGoroutinesStartBeforeTheClockJumps(t *testing.T) {
 		}
 	}
 }
+
+// Tests that collide on a fixed port beside each other under -p: the
+// verdict of the one that loses is not reported, and the test is explored
+// again in one process, alone in the directory, not with one process per
+// schedule.
+func TestFirstScheduleCollisionIsExploredAlone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("holds a port for seconds")
+	}
+	dir, _ := filepath.Abs("testdata/fixedport")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-p", "2", "-budget", "10", "-strategy", "random", "-o", t.TempDir(), dir)
+	if code != 0 || len(sums) != 2 {
+		t.Fatalf("exit %d, %d summaries, want 0 and 2: %+v\n%s", code, len(sums), sums, stderr)
+	}
+	collided := 0
+	for test, s := range sums {
+		if len(s.Bugs) != 0 || s.Schedules != 10 {
+			t.Errorf("%s: want 10 schedules and no bug: %+v", test, s)
+		}
+		if s.Unconfirmed > 0 {
+			collided++
+			if s.Fresh {
+				t.Errorf("%s: explored again with one process per schedule after a collision: %+v", test, s)
+			}
+		}
+	}
+	if collided == 0 {
+		t.Errorf("neither test lost the port to the other: the processes did not run at once\n%s", stderr)
+	}
+}

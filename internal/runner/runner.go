@@ -64,6 +64,8 @@ type Result struct {
 	rt.Summary
 	Crashes int  // schedules that killed the test process
 	Fresh   bool `json:",omitempty"` // explored with one process per schedule
+
+	ownProcess bool // explored in processes that ran no other test (runPooled, exploreSplit)
 }
 
 // maxRestarts bounds how often a dying test process is restarted.
@@ -267,7 +269,8 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 
 // confirmAll confirms the verdicts of out (Options.Confirm) and explores
 // again, one process per schedule, the tests with a verdict that did not
-// reproduce.
+// reproduce (first, if it ran beside other tests' processes, in one process
+// alone in the directory: exploreAlone).
 func confirmAll(ctx context.Context, b Binary, opts Options, out []Result, deadline time.Time) {
 	pool := opts.Pool
 	if pool == nil {
@@ -288,6 +291,18 @@ func confirmAll(ctx context.Context, b Binary, opts Options, out []Result, deadl
 			go func() {
 				defer wg.Done()
 				pool.Do(ctx, func() {
+					if r.ownProcess {
+						// Its verdicts are confirmed there, and explored
+						// with one process per schedule if they do not
+						// reproduce either (confirmAll).
+						ar, err := exploreAlone(ctx, b, opts, r.Test, deadline)
+						if err == nil {
+							ar.Unconfirmed += r.Unconfirmed
+							out[i] = ar
+							return
+						}
+						opts.Progress("%s: %v", r.Test, err)
+					}
 					opts.Progress("%s: exploring again with one process per schedule (-fresh)", r.Test)
 					fr, err := exploreFreshConfirmed(ctx, b, opts, r.Test, deadline)
 					if err != nil {
@@ -302,6 +317,39 @@ func confirmAll(ctx context.Context, b Binary, opts Options, out []Result, deadl
 		}
 		wg.Wait()
 	}
+}
+
+// exploreAlone explores test again in one process, alone in the package
+// directory, its verdicts confirmed. It is for a test explored in processes
+// of its own (-p) with a verdict that did not reproduce alone: most often a
+// test of the package beside it caused it, not state an earlier run left,
+// and then one process per schedule would not help, running alone in the
+// directory, as go test runs each test, does (go-kit's NATS tests all
+// listen on one fixed port: beside each other, all but one fail at their
+// first schedule). A verdict that does not reproduce there either sends
+// the test on to one process per schedule (confirmAll).
+func exploreAlone(ctx context.Context, b Binary, opts Options, test string, deadline time.Time) (Result, error) {
+	if ctx.Value(dirLockedKey{}) != b.Dir {
+		defer lockDir(b.Dir, true)()
+		ctx = context.WithValue(ctx, dirLockedKey{}, b.Dir)
+	}
+	opts.Progress("%s: exploring again in one process, alone in the package directory", test)
+	o := opts
+	o.Pool, o.Fresh, o.Workers, o.Resume = nil, false, 1, ""
+	o.Config.Run = "^" + regexp.QuoteMeta(test) + "$"
+	if !deadline.IsZero() {
+		if o.Timeout = time.Until(deadline); o.Timeout <= 0 {
+			return Result{}, errTimeout
+		}
+	}
+	rs, err := Run(ctx, b, o)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(rs) != 1 {
+		return Result{}, fmt.Errorf("exploring alone gave %d results", len(rs))
+	}
+	return rs[0], nil
 }
 
 // exploreFreshConfirmed explores test with one process per schedule and

@@ -62,6 +62,7 @@ func runPooled(ctx context.Context, b Binary, opts Options, tests []string, dead
 			}
 			if (opts.Workers > 1 || opts.Resume != "") && !opts.Fresh && CanSplit(o.Config) {
 				r, err := exploreSplit(ctx, b, o, t, pool, opts.Workers, deadline)
+				r.ownProcess = true
 				if err == nil {
 					results[i] = &r
 					return
@@ -89,6 +90,7 @@ func runPooled(ctx context.Context, b Binary, opts Options, tests []string, dead
 				return
 			}
 			if len(rs) > 0 {
+				rs[0].ownProcess = true
 				results[i] = &rs[0]
 			}
 		}()

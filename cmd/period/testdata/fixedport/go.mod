@@ -1,0 +1,3 @@
+module example.com/fixedport
+
+go 1.22
