@@ -267,9 +267,13 @@ func TestDependenciesAreControlled(t *testing.T) {
 // future. A test that is not re-runnable in one process but does not
 // depend on the tests before it (TestCloseDefault) is explored again in
 // processes that run it alone: the tests before it run only where a
-// verdict is confirmed (TestReplaceDefault runs three times, in its own
-// exploration and in TestCloseDefault's confirmation; eight when it ran
-// in each of TestCloseDefault's five fresh processes too).
+// verdict is confirmed or in the one process that first explores it again
+// as go test would run it (TestReplaceDefault runs six times whatever the
+// budget: in its own exploration, in the two replays of each of
+// TestCloseDefault's two confirmations, and before its one-process
+// exploration; it ran in each of TestCloseDefault's fresh processes too
+// before, eight times at budget 5). TestAfterSetup, explored again in one
+// process after TestSetup, needs no fresh processes.
 func TestGoTestOrderAndClock(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a program")
@@ -277,17 +281,18 @@ func TestGoTestOrderAndClock(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/ordered")
 	runs := filepath.Join(t.TempDir(), "runs")
 	t.Setenv("ORDERED_RUNS", runs)
-	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "5", "-o", t.TempDir(), dir)
-	if data, _ := os.ReadFile(runs); strings.Count(string(data), "ran") > 3 {
-		t.Errorf("TestReplaceDefault ran %d times, want at most 3 (its exploration and a confirmation)", strings.Count(string(data), "ran"))
+	code, sums, stderr := periodJSON(t, "test", "-json", "-p", "2", "-budget", "10", "-o", t.TempDir(), dir)
+	if data, _ := os.ReadFile(runs); strings.Count(string(data), "ran") > 6 {
+		t.Errorf("TestReplaceDefault ran %d times, want at most 6 (its exploration, confirmations, one re-exploration)", strings.Count(string(data), "ran"))
 	}
 	if code != 0 || len(sums) != 5 {
 		t.Fatalf("exit %d with %d tests, want 0 and 5: %+v %s", code, len(sums), sums, stderr)
 	}
-	for _, name := range []string{"TestAfterSetup", "TestCloseDefault"} {
-		if s := sums[name]; s.Unconfirmed == 0 || !s.Fresh {
-			t.Errorf("%s: want its one-process failure unconfirmed and a fresh exploration: %+v", name, s)
-		}
+	if s := sums["TestCloseDefault"]; s.Unconfirmed == 0 || !s.Fresh || len(s.Bugs) != 0 {
+		t.Errorf("TestCloseDefault: want its one-process failure unconfirmed and a fresh exploration: %+v", s)
+	}
+	if s := sums["TestAfterSetup"]; s.Unconfirmed == 0 || s.Fresh || len(s.Bugs) != 0 {
+		t.Errorf("TestAfterSetup: want its failure without TestSetup unconfirmed and no fresh exploration: %+v", s)
 	}
 	if s := sums["TestWindowOpenedAtInit"]; s.Schedules < 2 || s.Unconfirmed != 0 {
 		t.Errorf("TestWindowOpenedAtInit: %+v", s)

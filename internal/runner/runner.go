@@ -320,23 +320,23 @@ func confirmAll(ctx context.Context, b Binary, opts Options, out []Result, deadl
 }
 
 // exploreAlone explores test again in one process, alone in the package
-// directory, its verdicts confirmed. It is for a test explored in processes
-// of its own (-p) with a verdict that did not reproduce alone: most often a
-// test of the package beside it caused it, not state an earlier run left,
-// and then one process per schedule would not help, running alone in the
-// directory, as go test runs each test, does (go-kit's NATS tests all
-// listen on one fixed port: beside each other, all but one fail at their
-// first schedule). A verdict that does not reproduce there either sends
-// the test on to one process per schedule (confirmAll).
+// directory and after the tests go test runs before it, its verdicts
+// confirmed. It is for a test explored in processes of its own (-p) with a
+// verdict that did not reproduce so: most often a test of the package
+// beside it caused it, or the tests before it were missing, not state an
+// earlier run left, and then one process per schedule would not help,
+// running as go test runs each test does (go-kit's NATS tests all listen
+// on one fixed port: beside each other, all but one fail at their first
+// schedule). A verdict that does not reproduce there either sends the test
+// on to one process per schedule (confirmAll).
 func exploreAlone(ctx context.Context, b Binary, opts Options, test string, deadline time.Time) (Result, error) {
-	if ctx.Value(dirLockedKey{}) != b.Dir {
-		defer lockDir(b.Dir, true)()
-		ctx = context.WithValue(ctx, dirLockedKey{}, b.Dir)
-	}
+	ctx, unlock := holdDir(ctx, b.Dir)
+	defer unlock()
 	opts.Progress("%s: exploring again in one process, alone in the package directory", test)
 	o := opts
 	o.Pool, o.Fresh, o.Workers, o.Resume = nil, false, 1, ""
 	o.Config.Run = "^" + regexp.QuoteMeta(test) + "$"
+	o.Config.Prelude = testsBefore(b.Tests, test) // as the confirmation ran it
 	if !deadline.IsZero() {
 		if o.Timeout = time.Until(deadline); o.Timeout <= 0 {
 			return Result{}, errTimeout
@@ -395,12 +395,9 @@ func exploreFreshConfirmed(ctx context.Context, b Binary, opts Options, test str
 // exploreFreshAlone is exploreFresh holding the directory's lock: no
 // other test process of the package runs meanwhile.
 func exploreFreshAlone(ctx context.Context, b Binary, opts Options, test string, deadline time.Time, prelude bool) (Result, error) {
-	if ctx.Value(dirLockedKey{}) == b.Dir {
-		return exploreFresh(ctx, b, opts, test, deadline, prelude)
-	}
-	unlock := lockDir(b.Dir, true)
+	ctx, unlock := holdDir(ctx, b.Dir)
 	defer unlock()
-	return exploreFresh(context.WithValue(ctx, dirLockedKey{}, b.Dir), b, opts, test, deadline, prelude)
+	return exploreFresh(ctx, b, opts, test, deadline, prelude)
 }
 
 // exploreFresh explores test with one process per schedule: each schedule
@@ -588,8 +585,8 @@ func replayedAlone(ctx context.Context, b Binary, opts Options, test string, bug
 	cfg := rt.Config{Replay: bug.Replay, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, OutDir: work,
 		MaxSteps: len(tr.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak,
 		Prelude: testsBefore(b.Tests, test)}
-	unlock := lockDir(b.Dir, true) // before Run: waiting is not part of its time limit
-	res, err := Run(context.WithValue(ctx, dirLockedKey{}, b.Dir), b, Options{Config: cfg, Timeout: 2 * time.Minute})
+	lctx, unlock := holdDir(ctx, b.Dir) // before Run: waiting is not part of its time limit
+	res, err := Run(lctx, b, Options{Config: cfg, Timeout: 2 * time.Minute})
 	unlock()
 	if err != nil {
 		return !strict
@@ -617,8 +614,8 @@ func replayedAlone(ctx context.Context, b Binary, opts Options, test string, bug
 		o := Options{Config: opts.Config, Progress: func(string, ...any) {}}
 		o.Config.Strategy, o.Config.Seed, o.Config.Bound = tr.Strategy, tr.Seed, tr.Bound
 		o.Config.Budget, o.Config.Continue = bug.Schedule, true
-		unlock := lockDir(b.Dir, true)
-		fr, err := exploreFresh(context.WithValue(ctx, dirLockedKey{}, b.Dir), b, o, test, time.Now().Add(2*time.Minute), true)
+		lctx, unlock := holdDir(ctx, b.Dir)
+		fr, err := exploreFresh(lctx, b, o, test, time.Now().Add(2*time.Minute), true)
 		unlock()
 		if err != nil {
 			return true
@@ -836,6 +833,16 @@ func confirming(dir string) bool {
 // dirLockedKey marks a context whose caller holds its directory's lock
 // exclusively (a confirming replay): its processes take no lock.
 type dirLockedKey struct{}
+
+// holdDir takes dir's lock exclusively, unless ctx says its caller holds
+// it already, and returns the context that says so.
+func holdDir(ctx context.Context, dir string) (context.Context, func()) {
+	if ctx.Value(dirLockedKey{}) == dir {
+		return ctx, func() {}
+	}
+	unlock := lockDir(dir, true)
+	return context.WithValue(ctx, dirLockedKey{}, dir), unlock
+}
 
 // lockDir takes the lock of dir: shared for an exploration, exclusive for
 // a confirming replay.
