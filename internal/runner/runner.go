@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,7 +66,12 @@ type Result struct {
 	Crashes int  // schedules that killed the test process
 	Fresh   bool `json:",omitempty"` // explored with one process per schedule
 
-	ownProcess bool // explored in processes that ran no other test (runPooled, exploreSplit)
+	// firstRuns are the schedules that ran first in a process of their
+	// own, one that ran no other test (runPooled, exploreSplit), and
+	// firstMissed the verdicts among them that confirm did not reproduce:
+	// no earlier run of their process left state behind them.
+	firstRuns   []int
+	firstMissed int
 }
 
 // maxRestarts bounds how often a dying test process is restarted.
@@ -269,8 +275,8 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 
 // confirmAll confirms the verdicts of out (Options.Confirm) and explores
 // again, one process per schedule, the tests with a verdict that did not
-// reproduce (first, if it ran beside other tests' processes, in one process
-// alone in the directory: exploreAlone).
+// reproduce (first in one process alone in the directory, if only first
+// runs of its processes had them: exploreAlone).
 func confirmAll(ctx context.Context, b Binary, opts Options, out []Result, deadline time.Time) {
 	pool := opts.Pool
 	if pool == nil {
@@ -291,7 +297,7 @@ func confirmAll(ctx context.Context, b Binary, opts Options, out []Result, deadl
 			go func() {
 				defer wg.Done()
 				pool.Do(ctx, func() {
-					if r.ownProcess {
+					if r.firstMissed == r.Unconfirmed {
 						// Its verdicts are confirmed there, and explored
 						// with one process per schedule if they do not
 						// reproduce either (confirmAll).
@@ -321,14 +327,14 @@ func confirmAll(ctx context.Context, b Binary, opts Options, out []Result, deadl
 
 // exploreAlone explores test again in one process, alone in the package
 // directory and after the tests go test runs before it, its verdicts
-// confirmed. It is for a test explored in processes of its own (-p) with a
-// verdict that did not reproduce so: most often a test of the package
-// beside it caused it, or the tests before it were missing, not state an
-// earlier run left, and then one process per schedule would not help,
-// running as go test runs each test does (go-kit's NATS tests all listen
-// on one fixed port: beside each other, all but one fail at their first
-// schedule). A verdict that does not reproduce there either sends the test
-// on to one process per schedule (confirmAll).
+// confirmed. It is for a test whose verdicts that did not reproduce so all
+// came from the first run of a process of its own (-p): no earlier run left
+// state behind them, so one process per schedule would not help; a test
+// of the package beside it, or the tests before it missing, caused them,
+// and running as go test runs each test does (go-kit's NATS tests all
+// listen on one fixed port: beside each other, all but one fail at their
+// first schedule). A verdict that does not reproduce there either sends
+// the test on to one process per schedule (confirmAll).
 func exploreAlone(ctx context.Context, b Binary, opts Options, test string, deadline time.Time) (Result, error) {
 	ctx, unlock := holdDir(ctx, b.Dir)
 	defer unlock()
@@ -514,6 +520,9 @@ func confirm(ctx context.Context, b Binary, opts Options, rs []Result) {
 				continue
 			}
 			r.Unconfirmed++
+			if slices.Contains(r.firstRuns, bug.Schedule) {
+				r.firstMissed++
+			}
 			what := strings.Join(strings.Fields(bug.Message), " ")
 			if len(what) > 200 {
 				what = what[:200] + "..."

@@ -62,7 +62,6 @@ func runPooled(ctx context.Context, b Binary, opts Options, tests []string, dead
 			}
 			if (opts.Workers > 1 || opts.Resume != "") && !opts.Fresh && CanSplit(o.Config) {
 				r, err := exploreSplit(ctx, b, o, t, pool, opts.Workers, deadline)
-				r.ownProcess = true
 				if err == nil {
 					results[i] = &r
 					return
@@ -90,7 +89,7 @@ func runPooled(ctx context.Context, b Binary, opts Options, tests []string, dead
 				return
 			}
 			if len(rs) > 0 {
-				rs[0].ownProcess = true
+				rs[0].firstRuns = []int{1} // one process for the test alone
 				results[i] = &rs[0]
 			}
 		}()
@@ -230,6 +229,7 @@ func exploreSplit(ctx context.Context, b Binary, opts Options, test string, pool
 			for j := committed + 1 + w; j <= committed+n; j += workers {
 				cfg.Runs = append(cfg.Runs, j)
 			}
+			total.firstRuns = append(total.firstRuns, cfg.Runs[0])
 			dir := filepath.Join(work, fmt.Sprintf("r%d-w%d", round, w))
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return Result{}, err
