@@ -1954,16 +1954,16 @@ func (e *engine) watchdog() (stop func()) {
 						e.exitIfStuck(g, e.outsideWait, where, false)
 						break
 					}
-					if computingInStd(g.goid) {
-						// A long computation in the standard library (no
-						// hook there) is given the time a busy goroutine
-						// gets; past it, the schedule is abandoned
-						// without a verdict, as for a wait there.
+					if in := busyOutsideProgram(g.goid); in != "" {
+						// A long computation in the standard library or
+						// the runtime (no hook there) is given the time a
+						// busy goroutine gets; past it, the schedule is
+						// abandoned without a verdict, as for a wait there.
 						if now.Sub(idleSince) < busyHangFactor*e.cfg.hangAfter {
 							e.mu.Unlock()
 							return true
 						}
-						e.outsideWait = fmt.Sprintf("goroutine g%s computed for over %v in the standard library without returning%s", g.path, busyHangFactor*e.cfg.hangAfter, afterSite(g))
+						e.outsideWait = fmt.Sprintf("goroutine g%s computed for over %v in %s without returning%s", g.path, busyHangFactor*e.cfg.hangAfter, in, afterSite(g))
 						e.exitIfStuck(g, e.outsideWait, where, false)
 						break
 					}

@@ -197,24 +197,35 @@ func runningStatus(status string) bool {
 	return strings.HasPrefix(status, "running") || strings.HasPrefix(status, "runnable") || strings.HasPrefix(status, "GC") || strings.HasPrefix(status, "preempted")
 }
 
-// computingInStd reports whether goroutine id runs (not blocked) with its
-// innermost frame outside the runtime in the standard library:
-// a long computation there (sorting 800,000 strings, a big modular
-// exponentiation) calls no hook, yet returns, as it does under go test.
-func computingInStd(id int64) bool {
+// busyOutsideProgram tells where goroutine id, running (not blocked),
+// computes without calling hooks when that is not the program's own code:
+// "the standard library" (sorting 800,000 strings, a big modular
+// exponentiation), "the Go runtime" (its innermost frame: an allocation, a
+// garbage collection assist on a big heap; jaeger-client-go's
+// TestEmitBatchOverhead, 65,535 spans, was called spinning beside two other
+// explorations), or "" (the program's code, where a spin loop without key
+// points runs). Such a computation returns, as it
+// does under go test; a spin in the program's code does not.
+func busyOutsideProgram(id int64) string {
 	st, status := stackAndStatus(id)
 	if st == nil || !runningStatus(status) {
-		return false
+		return ""
 	}
 	lines := strings.Split(string(st), "\n")
 	for k := 1; k+1 < len(lines); k += 2 {
 		if strings.HasPrefix(lines[k], "runtime.") || strings.HasPrefix(lines[k], "internal/") {
+			if k == 1 && !strings.HasPrefix(lines[k], "runtime.asyncPreempt") {
+				return "the Go runtime" // its innermost frame
+			}
 			continue
 		}
 		file := filepath.ToSlash(strings.TrimSpace(lines[k+1]))
-		return !isPeriodFrame(lines[k]) && goroot != "" && strings.HasPrefix(file, goroot)
+		if !isPeriodFrame(lines[k]) && goroot != "" && strings.HasPrefix(file, goroot) {
+			return "the standard library"
+		}
+		return ""
 	}
-	return false
+	return ""
 }
 
 // stuckFrame is the innermost frame of a stuck goroutine's stack that is

@@ -10,7 +10,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -145,5 +149,60 @@ func TestDerivedStepLimitCountsPlainAccesses(t *testing.T) {
 	s := runChild(t, "sharedlater", Config{Strategy: "random", Budget: 3, Seed: 1, MaxSteps: 1000, AdaptiveSteps: true, NoRace: true})
 	if len(s.Bugs) != 0 || s.Schedules != 3 {
 		t.Fatalf("want 3 schedules without a verdict: %+v", s)
+	}
+}
+
+// busyOutsideProgram tells a spin in the program's code from a goroutine
+// stopped in the runtime (a stack dump stops goroutines only where they may
+// be preempted, so only a runtime call shows there: a yield here, a
+// collector's assist on a big heap in a real suite) and from work in the
+// standard library (sorting).
+func TestBusyOutsideProgram(t *testing.T) {
+	sample := func(work func(stop *atomic.Bool)) map[string]int {
+		var stop atomic.Bool
+		ids := make(chan int64)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			ids <- goid()
+			work(&stop)
+		}()
+		id := <-ids
+		seen := map[string]int{}
+		for i := 0; i < 200; i++ {
+			time.Sleep(time.Millisecond)
+			seen[busyOutsideProgram(id)]++
+		}
+		stop.Store(true)
+		<-done
+		return seen
+	}
+	spin := sample(func(stop *atomic.Bool) {
+		for i := 1; i%(1<<20) != 0 || !stop.Load(); i++ {
+			spinSink = i
+		}
+	})
+	if spin[""] == 0 || spin["the standard library"] != 0 {
+		t.Errorf("a spin in the program's code: %v", spin)
+	}
+	yield := sample(func(stop *atomic.Bool) {
+		for !stop.Load() {
+			runtime.Gosched()
+		}
+	})
+	if yield["the Go runtime"] == 0 {
+		t.Errorf("yields: never seen in the runtime: %v", yield)
+	}
+	std := sample(func(stop *atomic.Bool) {
+		for !stop.Load() {
+			s := make([]string, 100000)
+			for i := range s {
+				s[i] = strconv.Itoa(len(s) - i)
+			}
+			sort.Strings(s)
+		}
+	})
+	if std["the standard library"] == 0 {
+		t.Errorf("sorting: never seen in the standard library: %v", std)
 	}
 }
