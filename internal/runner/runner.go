@@ -435,6 +435,7 @@ func exploreFresh(ctx context.Context, b Binary, opts Options, test string, dead
 		if !deadline.IsZero() {
 			o.Timeout = time.Until(deadline)
 			if o.Timeout <= 0 {
+				total.TimedOut = true // the summary says the budget was not explored
 				break
 			}
 		}
@@ -470,6 +471,8 @@ func addFresh(total *Result, r Result) {
 	total.Unconfirmed += r.Unconfirmed
 	total.Crashes += r.Crashes
 	total.Exhausted = r.Exhausted
+	total.TimedOut = total.TimedOut || r.TimedOut
+	total.Interrupted = total.Interrupted || r.Interrupted
 	if r.Abandoned > 0 {
 		total.Abandoned += r.Abandoned
 		total.AbandonedWhy = r.AbandonedWhy

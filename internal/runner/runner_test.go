@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -208,4 +209,14 @@ func TestProgressBeforeTheFirstSchedule(t *testing.T) {
 		t.Errorf("startingWhat while the directory is locked = %q", got)
 	}
 	unlock()
+}
+
+// An exploration again with one process per schedule that the deadline
+// stops before it starts says so: its summary must not read "0 schedules,
+// no bug" as if the budget had been explored.
+func TestFreshPastDeadlineIsTimedOut(t *testing.T) {
+	r, err := exploreFresh(context.Background(), Binary{Package: "p"}, Options{Progress: func(string, ...any) {}}, "TestX", time.Now().Add(-time.Second), false)
+	if err != nil || !r.TimedOut || r.Schedules != 0 {
+		t.Errorf("want a timed-out summary without schedules: %+v, %v", r, err)
+	}
 }
