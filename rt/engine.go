@@ -1314,6 +1314,17 @@ func (e *engine) exit(g *gstate, r any, normal bool) {
 		return
 	}
 	if r != nil {
+		if late := time.Duration(e.clock.now - e.rootAt); e.rootDone && late > afterRootRealWait {
+			// Left running by the test, it panicked only after virtual
+			// time went on well past the test's end (a poller's next
+			// tick, 42 s later: jaeger-client-go's remote sampler): go
+			// test shows that panic only in a test binary that lives
+			// that long. The goroutine outlived its test: a leak.
+			e.reportEnd(g, bug{kind: "leak", message: fmt.Sprintf("goroutine g%s outlived the test and panicked %v of virtual time%s: %s\n%s", g.path, late.Round(time.Millisecond), e.afterTest(), value, cleanStack(stack)),
+				location: panicLocation(stack), created: g.created, createdBy: funcName(g.creator)})
+			e.stop()
+			return
+		}
 		e.reportEnd(g, bug{kind: "panic", message: fmt.Sprintf("panic in goroutine g%s%s: %s\n%s", g.path, e.afterTest(), value, cleanStack(stack)), location: panicLocation(stack)})
 		e.stop()
 		return

@@ -46,6 +46,24 @@ func init() {
 		never := make(chan int)
 		Recv("wait", never)
 	}
+	// Goroutines the test leaves behind panic 42 virtual seconds after it
+	// returned, or as soon as it did.
+	programs["panicslate"] = func(t *testing.T) {
+		Go("poller", func() {
+			Sleep("poll", 42*time.Second)
+			var m map[string]int
+			m["x"] = 1
+		})
+	}
+	programs["panicsatonce"] = func(t *testing.T) {
+		done := make(chan int)
+		Go("watcher", func() {
+			Recv("done", done)
+			var m map[string]int
+			m["x"] = 1
+		})
+		Close("close", done)
+	}
 	// The same wait ends after 58 virtual minutes of ticks: no hang.
 	programs["tickedlong"] = func(t *testing.T) {
 		tk := NewTicker("ticker", time.Second)
@@ -82,6 +100,21 @@ func TestSilentOutsideIsAbandoned(t *testing.T) {
 	s := runChild(t, "silentoutside", Config{Budget: 2, Seed: 1, NoRace: true, MaxSteps: 1000000, Watchdog: 20 * time.Millisecond, HangAfter: 100 * time.Millisecond})
 	if len(s.Bugs) != 0 || s.Abandoned != 1 || !strings.Contains(s.AbandonedWhy, "no sign of life") {
 		t.Errorf("want no verdict and an abandoned schedule: %+v", s)
+	}
+}
+
+// TestLatePanicIsALeak: a goroutine left running that panics long after
+// its test returned (go test would show it only in a binary that lives that
+// long) is reported as a leak that panicked; one that panics as the test
+// ends is a panic.
+func TestLatePanicIsALeak(t *testing.T) {
+	s := runChild(t, "panicslate", Config{Budget: 1, Seed: 1, NoRace: true})
+	if len(s.Bugs) != 1 || s.Bugs[0].Kind != "leak" || !strings.Contains(s.Bugs[0].Message, "outlived the test and panicked 42s") || s.Bugs[0].Created != "poller" {
+		t.Errorf("want a leak that panicked 42 s after the test: %+v", s.Bugs)
+	}
+	s = runChild(t, "panicsatonce", Config{Budget: 1, Seed: 1, NoRace: true})
+	if len(s.Bugs) != 1 || s.Bugs[0].Kind != "panic" {
+		t.Errorf("want a panic: %+v", s.Bugs)
 	}
 }
 
