@@ -215,7 +215,7 @@ type engine struct {
 	leaving       bool              // a goroutine waits to take control back from free mode
 	frand         strategy.SplitMix // free mode's PRNG: who has queued is up to the real timing
 	outside       int               // hooks called by goroutines outside control in this run
-	outsideGs     outsideSet        // which goroutines called them (outsideGone)
+	outsideGs     outsideSet        // which goroutines called them (outsideSet.gone)
 	testStepAt    int64             // the clock when a test or subtest goroutine last took a step (virtualTimeout)
 	undetaches    int64             // detached goroutines back in this run (outsideSilent)
 	silentSig     int64             // signs of life of goroutines outside control or detached, as outsideSilent last saw them
