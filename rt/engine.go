@@ -1320,7 +1320,15 @@ func (e *engine) exit(g *gstate, r any, normal bool) {
 			// tick, 42 s later: jaeger-client-go's remote sampler): go
 			// test shows that panic only in a test binary that lives
 			// that long. The goroutine outlived its test: a leak.
-			e.reportEnd(g, bug{kind: "leak", message: fmt.Sprintf("goroutine g%s outlived the test and panicked %v of virtual time%s: %s\n%s", g.path, late.Round(time.Millisecond), e.afterTest(), value, cleanStack(stack)),
+			from := ""
+			if g.created != "" {
+				from = " (created at " + g.created
+				if c := funcName(g.creator); c != "" {
+					from += " by " + c
+				}
+				from += ")"
+			}
+			e.reportEnd(g, bug{kind: "leak", message: fmt.Sprintf("goroutine g%s%s outlived the test and panicked %v of virtual time%s: %s\n%s", g.path, from, late.Round(time.Millisecond), e.afterTest(), value, cleanStack(stack)),
 				location: panicLocation(stack), created: g.created, createdBy: funcName(g.creator)})
 			e.stop()
 			return

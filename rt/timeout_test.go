@@ -109,7 +109,7 @@ func TestSilentOutsideIsAbandoned(t *testing.T) {
 // ends is a panic.
 func TestLatePanicIsALeak(t *testing.T) {
 	s := runChild(t, "panicslate", Config{Budget: 1, Seed: 1, NoRace: true})
-	if len(s.Bugs) != 1 || s.Bugs[0].Kind != "leak" || !strings.Contains(s.Bugs[0].Message, "outlived the test and panicked 42s") || s.Bugs[0].Created != "poller" {
+	if len(s.Bugs) != 1 || s.Bugs[0].Kind != "leak" || !strings.Contains(s.Bugs[0].Message, "(created at poller by ") || !strings.Contains(s.Bugs[0].Message, "outlived the test and panicked 42s") || s.Bugs[0].Created != "poller" {
 		t.Errorf("want a leak that panicked 42 s after the test: %+v", s.Bugs)
 	}
 	s = runChild(t, "panicsatonce", Config{Budget: 1, Seed: 1, NoRace: true})
