@@ -392,6 +392,9 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 		case token.AND:
 			if _, isLit := ast.Unparen(x.X).(*ast.CompositeLit); isLit {
 				x.X = r.expr(x.X)
+				if t := r.info.TypeOf(x.X); t != nil && zeroSized(t) {
+					return r.hook(x.OpPos, "OnHeap", x) // rt.OnHeap: one address for them all
+				}
 				return x
 			}
 			return r.addrOf(x.X)
@@ -487,4 +490,21 @@ func (r *rewriter) receiver(x ast.Expr, sel *types.Selection) ast.Expr {
 		return paren(r.path(x))
 	}
 	return paren(r.expr(x))
+}
+
+// zeroSized reports whether values of t take no memory: struct{}, [0]T, and
+// structs and arrays of such (a type parameter is not).
+func zeroSized(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if !zeroSized(u.Field(i).Type()) {
+				return false
+			}
+		}
+		return true
+	case *types.Array:
+		return u.Len() == 0 || zeroSized(u.Elem())
+	}
+	return false
 }

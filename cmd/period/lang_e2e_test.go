@@ -160,3 +160,10 @@ func TestCondLockerEmbeddingItsMutex(t *testing.T) {
 		})
 	}
 }
+
+// Pointers to zero-size values that go test sees equal stay equal under
+// Period (all of them on the heap), whatever the hooks do to escape
+// analysis.
+func TestZeroSizePointersStayEqual(t *testing.T) {
+	checkLangProgram(t, "testdata/zerosize", 1, nil, "-budget", "3")
+}

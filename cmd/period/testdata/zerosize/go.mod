@@ -1,0 +1,3 @@
+module example.com/zerosize
+
+go 1.22
