@@ -304,6 +304,11 @@ func (r *rewriter) builtin(c *ast.CallExpr) *ast.CallExpr {
 	switch name {
 	case "Offsetof", "Sizeof", "Alignof":
 		return c // operands are not evaluated
+	case "new":
+		p, isPtr := r.info.TypeOf(c).(*types.Pointer)
+		if tv := r.info.Types[c.Args[0]]; isPtr && tv.IsType() && zeroSized(p.Elem()) {
+			return r.hook(pos, "OnHeap", c) // as &T{} (rt.OnHeap)
+		}
 	case "close":
 		if chanCore(r.info.TypeOf(c.Args[0])) != nil {
 			return r.hook(pos, "Close", r.site(pos), r.expr(c.Args[0]))

@@ -165,5 +165,5 @@ func TestCondLockerEmbeddingItsMutex(t *testing.T) {
 // Period (all of them on the heap), whatever the hooks do to escape
 // analysis.
 func TestZeroSizePointersStayEqual(t *testing.T) {
-	checkLangProgram(t, "testdata/zerosize", 1, nil, "-budget", "3")
+	checkLangProgram(t, "testdata/zerosize", 2, nil, "-budget", "3")
 }

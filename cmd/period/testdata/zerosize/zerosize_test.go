@@ -12,3 +12,11 @@ func TestSameZeroSizeSigner(t *testing.T) {
 		t.Errorf("the scheme's signer is not the nop signer")
 	}
 }
+
+// The same with new.
+func TestSameZeroSizeNew(t *testing.T) {
+	var want Signer = new(nopSigner)
+	if got := NewSchemeNew().Signer(); got != want {
+		t.Errorf("the scheme's signer is not the nop signer")
+	}
+}
