@@ -64,6 +64,22 @@ func init() {
 		})
 		Close("close", done)
 	}
+	// The test computes for three seconds of real time without a key
+	// point (detached) while a janitor's hourly ticker waits: the clock
+	// jumps past it, but the test is not stuck.
+	programs["computingbesidejanitor"] = func(t *testing.T) {
+		tk := NewTicker("janitor", time.Hour)
+		Go("janitor", func() {
+			for {
+				Recv("tick", tk.C)
+			}
+		})
+		x := new(int)
+		for start := time.Now(); time.Since(start) < 3*time.Second; {
+			*W("compute", x)++
+		}
+		TickerStop("stop", tk)
+	}
 	// The same wait ends after 58 virtual minutes of ticks: no hang.
 	programs["tickedlong"] = func(t *testing.T) {
 		tk := NewTicker("ticker", time.Second)
@@ -86,6 +102,12 @@ func TestVirtualTimeout(t *testing.T) {
 	s := runChild(t, "tickedforever", Config{Budget: 1, Seed: 1, NoRace: true, MaxSteps: 100000})
 	if len(s.Bugs) != 1 || s.Bugs[0].Kind != "hang" || s.Bugs[0].Location != "wait" || !strings.Contains(s.Bugs[0].Message, "it waited for 1h0m0s of virtual time") {
 		t.Errorf("want a hang at the test's wait after an hour of virtual time: %+v", s.Bugs)
+	}
+	s = runChild(t, "computingbesidejanitor", Config{Budget: 1, Seed: 1, NoRace: true, Leaks: "blocked", MaxSteps: 100000, Watchdog: 20 * time.Millisecond, HangAfter: 300 * time.Millisecond})
+	for _, b := range s.Bugs {
+		if b.Kind == "hang" {
+			t.Errorf("a test computing detached beside an hourly timer: %+v", b)
+		}
 	}
 	s = runChild(t, "tickedlong", Config{Budget: 3, Seed: 1, NoRace: true, MaxSteps: 100000})
 	if len(s.Bugs) != 0 {
