@@ -346,6 +346,13 @@ func (c *vclock) fire(e *engine) {
 			e.timerStart(e.spawn(parent, "time.AfterFunc", t.f, 0), t.vc)
 		case t.ctx != nil:
 			t.ctx.cancel(context.DeadlineExceeded, t.ctx.cause, t.vc)
+			// Code outside control (net/http's transport) may wait on its
+			// Done: the clock waits again (a new outsideGrace) for what
+			// that wakes, as it does after a connection's deadline,
+			// instead of jumping at once to the next timer, which the
+			// woken request would have beaten (minio-go's SSO test saw
+			// its 50 ms deadline end the request only at its 30 s guard).
+			e.graceFrom = time.Time{}
 		case t.expire != nil:
 			t.expire()
 		}

@@ -3,6 +3,7 @@
 package rt
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
@@ -80,6 +81,34 @@ func init() {
 		}
 		TickerStop("stop", tk)
 	}
+	// A request waits for real (a pipe read stands for net/http's
+	// connection) until code outside control sees its context's 50 ms
+	// deadline (the transport watching Done) and ends it; the test guards
+	// it with a 30 s timer, which must not win.
+	programs["ctxendsrealwait"] = func(t *testing.T) {
+		ctx, cancel := WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		r, w, _ := os.Pipe()
+		defer r.Close()
+		go func() { // the transport
+			<-ctx.Done()
+			w.Close()
+		}()
+		res := make(chan error, 1)
+		Go("request", func() {
+			_, err := IO(r).Read(make([]byte, 1))
+			Send("result", res, err)
+		})
+		guard := After("guard", 30*time.Second)
+		k := Select("wait", false, RecvCase(res), RecvCase(guard))
+		select {
+		case <-RecvIf(k, 0, res):
+			SelectDone(k)
+		case <-RecvIf(k, 1, guard):
+			SelectDone(k)
+			t.Error("the 30 s guard fired before the 50 ms deadline ended the request")
+		}
+	}
 	// The same wait ends after 58 virtual minutes of ticks: no hang.
 	programs["tickedlong"] = func(t *testing.T) {
 		tk := NewTicker("ticker", time.Second)
@@ -112,6 +141,15 @@ func TestVirtualTimeout(t *testing.T) {
 	s = runChild(t, "tickedlong", Config{Budget: 3, Seed: 1, NoRace: true, MaxSteps: 100000})
 	if len(s.Bugs) != 0 {
 		t.Errorf("a test that returns after 58 virtual minutes: want no bug, got %+v", s.Bugs)
+	}
+}
+
+// TestDeadlineEndsRealWait: after a context's deadline fires, the clock
+// waits for what its Done wakes outside control before the next jump.
+func TestDeadlineEndsRealWait(t *testing.T) {
+	s := runChild(t, "ctxendsrealwait", Config{Budget: 3, Seed: 1, NoRace: true, Leaks: "blocked"})
+	if len(s.Bugs) != 0 || s.Schedules != 3 {
+		t.Errorf("want 3 runs without a bug: %+v", s)
 	}
 }
 
