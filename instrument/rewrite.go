@@ -279,9 +279,27 @@ func (r *rewriter) fixImports(file *ast.File) {
 			at, pos = i+1, g.End()
 		}
 	}
-	specs := []*ast.ImportSpec{{Name: ident(r.prefix, pos), Path: &ast.BasicLit{ValuePos: pos, Kind: token.STRING, Value: strconv.Quote(r.opts.RTPath)}}}
+	// Only the names the generated code still uses: a hook can be built
+	// and then dropped (rt.IO around a deferred call's receiver), and a
+	// file whose every hook went so needs no import ("imported and not
+	// used" in spiffe/go-spiffe's examples_test.go).
+	generated := map[string]bool{}
+	ast.Inspect(file, func(n ast.Node) bool {
+		if s, ok := n.(*ast.SelectorExpr); ok {
+			if x, ok := s.X.(*ast.Ident); ok && r.info.Uses[x] == nil {
+				generated[x.Name] = true
+			}
+		}
+		return true
+	})
+	var specs []*ast.ImportSpec
+	if generated[r.prefix] {
+		specs = append(specs, &ast.ImportSpec{Name: ident(r.prefix, pos), Path: &ast.BasicLit{ValuePos: pos, Kind: token.STRING, Value: strconv.Quote(r.opts.RTPath)}})
+	}
 	for _, path := range sortedKeys(r.imports) {
-		specs = append(specs, &ast.ImportSpec{Name: ident(r.imports[path], pos), Path: &ast.BasicLit{ValuePos: pos, Kind: token.STRING, Value: strconv.Quote(path)}})
+		if generated[r.imports[path]] {
+			specs = append(specs, &ast.ImportSpec{Name: ident(r.imports[path], pos), Path: &ast.BasicLit{ValuePos: pos, Kind: token.STRING, Value: strconv.Quote(path)}})
+		}
 	}
 	var decls []ast.Decl
 	for _, s := range specs {
