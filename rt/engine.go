@@ -3,6 +3,7 @@
 package rt
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"runtime"
@@ -1518,11 +1519,15 @@ const (
 // not the watchdog's coarser tick): code that races the network against a
 // timer (a hedged request) sees the timer fire about when it would.
 func (e *engine) outsideGrace(fresh bool) bool {
-	if e.bubble && e.outside == 0 && e.handedOut == 0 && !e.selfSignaled() && e.detachedDurablyBlocked() {
+	if e.bubble && !e.selfSignaled() && e.bubbleDurablyBlocked() {
 		// In a synctest bubble a goroutine blocked on a channel or lock
-		// of code Period does not see (a net.Pipe's) is durably blocked,
+		// of code Period does not see (a net.Pipe's), or one outside
+		// control (a net/http server's connection goroutine running the
+		// handler) blocked on the bubble's channels, is durably blocked,
 		// as synctest defines it: only the bubble can wake it, and the
-		// bubble's clock moves at once, as it does under go test.
+		// bubble's clock moves at once, as it does under go test
+		// (arl/statsviz's TestWsConcurrent, 200 ticks of a second over a
+		// fake network, waited a real second for each).
 		return false
 	}
 	if e.outsideSleeping.Load() > 0 && e.detached > 0 && e.graceStep == e.steps && time.Since(e.graceFrom) >= e.graceFor {
@@ -1762,6 +1767,45 @@ func (e *engine) detachedDurablyBlocked() bool {
 	statuses := goroutineStatuses()
 	for _, id := range ids {
 		if !durableStatus(statuses[id]) {
+			return false
+		}
+	}
+	return true
+}
+
+// bubbleDurablyBlocked reports whether every detached goroutine, and every
+// goroutine outside control that called hooks in this run and is still
+// alive, is durably blocked (detachedDurablyBlocked); false if there are
+// none to look at, or a value went to such goroutines without any being
+// recorded. e.mu is held.
+func (e *engine) bubbleDurablyBlocked() bool {
+	var ids []int64
+	for _, g := range e.gs {
+		if g.status == gDetached {
+			ids = append(ids, g.goid)
+		}
+	}
+	if e.outsideGs.many {
+		return false
+	}
+	nDetached := len(ids)
+	for id := range e.outsideGs.ids {
+		ids = append(ids, id)
+	}
+	if len(ids) == 0 || (e.outside > 0 || e.handedOut > 0) && len(ids) == nDetached {
+		return false
+	}
+	durable := map[int64]bool{}
+	eachGoroutine(func(id int64, status, stack []byte) {
+		// One waiting for e.mu (held here) is on its way into a hook.
+		durable[id] = durableStatus(string(status)) && !bytes.Contains(stack, enterFrame) && !(lockWait(status) && bytes.Contains(stack, rtFrame))
+	})
+	for i, id := range ids {
+		d, alive := durable[id]
+		if !alive && i >= nDetached {
+			continue // an outside goroutine that exited
+		}
+		if !d {
 			return false
 		}
 	}

@@ -150,9 +150,15 @@ func waitsForOthers(id int64) bool {
 // goroutineStatuses maps every goroutine's id to its status, from one
 // dump of all stacks.
 func goroutineStatuses() map[int64]string {
-	buf := allStacks()
 	m := map[int64]string{}
-	for _, b := range bytes.Split(buf, []byte("\n\n")) {
+	eachGoroutine(func(id int64, status, _ []byte) { m[id] = string(status) })
+	return m
+}
+
+// eachGoroutine calls f with every goroutine's id, status and stack, from
+// one dump of all stacks.
+func eachGoroutine(f func(id int64, status, stack []byte)) {
+	for _, b := range bytes.Split(allStacks(), []byte("\n\n")) {
 		rest, ok := bytes.CutPrefix(b, []byte("goroutine "))
 		if !ok {
 			continue
@@ -162,10 +168,9 @@ func goroutineStatuses() map[int64]string {
 			continue
 		}
 		if id, err := strconv.ParseInt(string(rest[:sp]), 10, 64); err == nil {
-			m[id] = string(rest[i+1 : j])
+			f(id, rest[i+1:j], rest)
 		}
 	}
-	return m
 }
 
 // durableStatus reports whether a goroutine status is a block that only

@@ -3,7 +3,9 @@
 package rt
 
 import (
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -35,4 +37,74 @@ func TestOthersRunnableSeesWaitersForTheEngine(t *testing.T) {
 	}
 	mu.Unlock()
 	close(ch)
+}
+
+// bubbleDurablyBlocked: in a synctest bubble the clock need not wait for
+// goroutines outside control that are blocked on channels (only the bubble
+// can wake them) or have exited; it waits for one that sleeps for real, or
+// that waits for the engine's lock on its way into a hook.
+func TestBubbleDurablyBlocked(t *testing.T) {
+	started := func(f func()) int64 {
+		ids := make(chan int64)
+		go func() {
+			ids <- goid()
+			f()
+		}()
+		return <-ids
+	}
+	waitStatus := func(id int64, prefix string) {
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			if strings.HasPrefix(goroutineStatuses()[id], prefix) {
+				return
+			}
+		}
+		t.Fatalf("goroutine %d never reached status %q", id, prefix)
+	}
+	var e engine
+	e.outside = 1
+	if e.bubbleDurablyBlocked() {
+		t.Fatal("no goroutine recorded: nothing says the bubble is quiet")
+	}
+	release := make(chan struct{})
+	defer close(release)
+	receiver := started(func() { <-release })
+	waitStatus(receiver, "chan receive")
+	exited := started(func() {})
+	for goroutineStatuses()[exited] != "" {
+		time.Sleep(time.Millisecond)
+	}
+	e.outsideGs.add(receiver)
+	e.outsideGs.add(exited)
+	if !e.bubbleDurablyBlocked() {
+		t.Error("a goroutine blocked on a channel and one that exited: want durably blocked")
+	}
+
+	var stop atomic.Bool
+	defer stop.Store(true)
+	sleeper := started(func() {
+		for !stop.Load() {
+			time.Sleep(time.Millisecond)
+		}
+	})
+	e.outsideGs.add(sleeper)
+	if e.bubbleDurablyBlocked() {
+		t.Error("a goroutine sleeping for real counts as durably blocked")
+	}
+	stop.Store(true)
+	for goroutineStatuses()[sleeper] != "" {
+		time.Sleep(time.Millisecond)
+	}
+
+	e.mu.Lock()
+	entering := started(func() {
+		e.mu.Lock()
+		e.mu.Unlock()
+	})
+	waitStatus(entering, "sync.Mutex.Lock")
+	e.outsideGs.add(entering)
+	quiet := e.bubbleDurablyBlocked()
+	e.mu.Unlock()
+	if quiet {
+		t.Error("a goroutine waiting for the engine's lock counts as durably blocked")
+	}
 }
