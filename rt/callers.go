@@ -3,6 +3,7 @@
 package rt
 
 import (
+	"github.com/period-dev/period/strategy"
 	"reflect"
 	"runtime"
 	"runtime/debug"
@@ -87,7 +88,11 @@ func Stack(buf []byte, all bool) int {
 	e.mu.Lock()
 	creators := map[string]string{} // goroutine id -> "created by" line
 	entries := map[string]string{}  // goroutine id -> frame of its function, not started yet
+	states := map[string]string{}   // goroutine id -> the state go test would show, parked in the model
 	for id, g := range e.byGoid {
+		if st := e.shownState(g); st != "" {
+			states[strconv.FormatInt(id, 10)] = st
+		}
 		if g.entry != nil {
 			pc := reflect.ValueOf(g.entry).Pointer()
 			if f := runtime.FuncForPC(pc); f != nil {
@@ -104,7 +109,7 @@ func Stack(buf []byte, all bool) int {
 	e.mu.Unlock()
 	var blocks []string
 	for _, b := range strings.Split(string(raw), "\n\n") {
-		if v, ok := goStackView(b, creators, entries); ok {
+		if v, ok := goStackView(b, creators, entries, states); ok {
 			blocks = append(blocks, v)
 		}
 	}
@@ -135,13 +140,16 @@ func (e *engine) awaitRegistered() {
 
 // goStackView rewrites one goroutine's block of a stack dump (see Stack);
 // false drops it.
-func goStackView(b string, creators, entries map[string]string) (string, bool) {
+func goStackView(b string, creators, entries, states map[string]string) (string, bool) {
 	lines := strings.Split(strings.TrimRight(b, "\n"), "\n")
 	if len(lines) == 0 || !strings.HasPrefix(lines[0], "goroutine ") {
 		return b, b != ""
 	}
 	id, _, _ := strings.Cut(strings.TrimPrefix(lines[0], "goroutine "), " ")
 	out := []string{lines[0]}
+	if st, ok := states[id]; ok {
+		out[0] = waitingState(out[0], st)
+	}
 	ownFrames := false // frames of Period's were left out
 	for i := 1; i < len(lines); i++ {
 		fn := lines[i]
@@ -203,6 +211,43 @@ func goStackView(b string, creators, entries map[string]string) (string, bool) {
 
 // waitingState rewrites a dump's header "goroutine N [state, 2 minutes]:"
 // to show the given state, keeping how long it has waited.
+// shownState is the state go test's dump would show for g, parked in the
+// model (where the runtime shows Period's own wait): blocked in its
+// operation ("select", "chan receive", "sync.Mutex.Lock"...), or
+// "runnable" when it could go on and waits for its turn. Code that waits
+// until goroutines are parked in a select by reading the dump
+// (caddyserver/certmagic's handshake tests) polled for ever. "" leaves
+// the header alone. e.mu is held.
+func (e *engine) shownState(g *gstate) string {
+	if g.status != gParked {
+		return ""
+	}
+	op := g.p.op
+	if op == strategy.OpSleep && e.clock.now < g.p.wakeAt {
+		return "sleep"
+	}
+	if !g.blocked {
+		return "runnable"
+	}
+	switch op {
+	case strategy.OpSend:
+		return "chan send"
+	case strategy.OpRecv:
+		return "chan receive"
+	case strategy.OpSelect:
+		return "select"
+	case strategy.OpLock, strategy.OpOnce:
+		return "sync.Mutex.Lock"
+	case strategy.OpRLock:
+		return "sync.RWMutex.RLock"
+	case strategy.OpWGWait:
+		return "sync.WaitGroup.Wait"
+	case strategy.OpCondWait:
+		return "sync.Cond.Wait"
+	}
+	return ""
+}
+
 func waitingState(header, state string) string {
 	open, end := strings.IndexByte(header, '['), strings.LastIndexByte(header, ']')
 	if open < 0 || end < open {

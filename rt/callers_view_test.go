@@ -25,13 +25,13 @@ func TestStackViewDropsEngineTimers(t *testing.T) {
 	engineTimer := "goroutine 1347 [runnable]:\n" +
 		"github.com/period-dev/period/rt.(*engine).watch.func3()\n\t/src/rt/engine.go:1905 +0x2b\n" +
 		"created by time.goFunc\n\t/usr/local/go/src/time/sleep.go:215 +0x2d"
-	if v, ok := goStackView(engineTimer, nil, nil); ok {
+	if v, ok := goStackView(engineTimer, nil, nil, nil); ok {
 		t.Errorf("engine timer kept:\n%s", v)
 	}
 	userTimer := "goroutine 1348 [chan receive]:\n" +
 		"example.com/p.f.func1()\n\t/src/p/p.go:10 +0x2b\n" +
 		"created by time.goFunc\n\t/usr/local/go/src/time/sleep.go:215 +0x2d"
-	if v, ok := goStackView(userTimer, nil, nil); !ok || v != userTimer {
+	if v, ok := goStackView(userTimer, nil, nil, nil); !ok || v != userTimer {
 		t.Errorf("user timer = %q, %v; want it unchanged", v, ok)
 	}
 	inHook := "goroutine 1349 [chan receive]:\n" +
@@ -41,7 +41,7 @@ func TestStackViewDropsEngineTimers(t *testing.T) {
 	want := "goroutine 1349 [chan receive]:\n" +
 		"example.com/p.f.func1()\n\t/src/p/p.go:10 +0x2b\n" +
 		"created by time.goFunc\n\t/usr/local/go/src/time/sleep.go:215 +0x2d"
-	if v, ok := goStackView(inHook, nil, nil); !ok || v != want {
+	if v, ok := goStackView(inHook, nil, nil, nil); !ok || v != want {
 		t.Errorf("goroutine in a hook = %q, %v; want %q", v, ok, want)
 	}
 }

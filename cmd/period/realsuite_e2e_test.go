@@ -61,8 +61,8 @@ func TestGoroutineListingSeesNoPeriodGoroutine(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/introspect")
 	for _, name := range []string{"period", "pct"} {
 		code, sums, stderr := periodJSON(t, "test", "-json", "-strategy", name, "-budget", "20", "-o", t.TempDir(), dir)
-		if code != 0 || len(sums) != 7 {
-			t.Fatalf("%s: exit %d, %d summaries, want 0 and 7: %+v %s", name, code, len(sums), sums, stderr)
+		if code != 0 || len(sums) != 8 {
+			t.Fatalf("%s: exit %d, %d summaries, want 0 and 8: %+v %s", name, code, len(sums), sums, stderr)
 		}
 	}
 }
@@ -901,7 +901,7 @@ func TestLeaksReachedFromPackageVariables(t *testing.T) {
 	leaked := map[string]bool{"TestForgottenWorker": true, "TestLocalWorker": true, "TestObjectDaemon": true}
 	for _, leaks := range []string{"all", "any"} {
 		code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "5", "-leaks", leaks, "-o", t.TempDir(), dir)
-		if code != 1 || len(sums) != 7 {
+		if code != 1 || len(sums) != 8 {
 			t.Fatalf("-leaks=%s: exit %d with %d tests, want 1 and 7: %s", leaks, code, len(sums), stderr)
 		}
 		for name, s := range sums {

@@ -238,3 +238,40 @@ func TestUnstartedGoroutineShowsItsFunction(t *testing.T) {
 	}
 	t.Fatal("the new goroutine never blocked")
 }
+
+// TestWaitsShowTheirOperation waits until the dump shows three goroutines
+// parked in a select and one in a receive before it releases them, as
+// caddyserver/certmagic's handshake tests do: under Period they are parked
+// in the model, and the dump must say where, as go test's would.
+func TestWaitsShowTheirOperation(t *testing.T) {
+	never, release := make(chan int), make(chan int)
+	var wg sync.WaitGroup
+	for i := 0; i < 3; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case <-never:
+			case <-release:
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		<-release
+	}()
+	buf := make([]byte, 1<<20)
+	for polls := 0; ; polls++ {
+		dump := string(buf[:runtime.Stack(buf, true)])
+		if strings.Count(dump, " [select]:") == 3 && strings.Count(dump, " [chan receive]:") >= 1 {
+			break
+		}
+		if polls == 1000 {
+			t.Fatalf("after 1000 polls the dump does not show 3 goroutines in a select and 1 in a receive:\n%s", dump)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(release)
+	wg.Wait()
+}
