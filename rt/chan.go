@@ -335,6 +335,7 @@ func Send[T any](site string, ch chan<- T, v T) {
 	}
 	e.touchAsync(schanOf(ch))
 	if g == nil {
+		e.outsideChan(schanOf(ch), true)
 		e.kickIdle()
 	}
 	e.opDone(g)
@@ -382,6 +383,7 @@ func Recv2[T any](site string, ch <-chan T) (T, bool) {
 	}
 	e.touchAsync(rchanOf(ch))
 	if g == nil {
+		e.outsideChan(rchanOf(ch), true)
 		e.kickIdle()
 	}
 	e.opDone(g)
@@ -457,6 +459,7 @@ func closeKeyPoint(site string, h *hchan) (*gstate, bool) {
 func closeDone(g *gstate, h *hchan) {
 	eng.touchAsync(h)
 	if g == nil {
+		eng.outsideChan(h, true)
 		eng.kickIdle()
 	}
 	eng.opDone(g)
@@ -602,6 +605,11 @@ func SelectDone(sel int) {
 		if stop, ok := e.outsideSelects.LoadAndDelete(goid()); ok {
 			stop.(func())()
 		}
+		if hs, ok := e.outsideSelectChans.LoadAndDelete(goid()); ok {
+			for _, h := range hs.([]*hchan) {
+				e.outsideChan(h, true) // which case fired is not known: all
+			}
+		}
 	}
 	if e.active.Load() {
 		e.rescanAsync() // which case fired is not known here
@@ -655,8 +663,19 @@ func BlockForever(site string) {
 // channels: no case ready means default, as Go's select would decide at that
 // instant.
 func plainSelect(hasDefault bool, cases []Case) int {
+	e := eng
 	if !hasDefault {
-		eng.watchOutsideSelect(cases)
+		e.watchOutsideSelect(cases)
+		if e.active.Load() {
+			var hs []*hchan
+			for _, c := range cases {
+				if c.ch != nil {
+					hs = append(hs, c.ch)
+					e.outsideChan(c.ch, false)
+				}
+			}
+			e.outsideSelectChans.Store(goid(), hs) // SelectDone acquires
+		}
 		return selectAll
 	}
 	if !chanLayoutOK {
@@ -672,6 +691,7 @@ func plainSelect(hasDefault bool, cases []Case) int {
 		}
 		if h.closed != 0 || c.send && (h.dataqsiz > 0 && h.qcount < h.dataqsiz || h.recvq.first != nil) ||
 			!c.send && (h.qcount > 0 || h.sendq.first != nil) {
+			e.outsideChan(h, true) // ready: its operation follows at once
 			return i
 		}
 	}

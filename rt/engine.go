@@ -280,7 +280,11 @@ type engine struct {
 	// select without default, what stops the engine's looks at its
 	// channels (watchOutsideSelect); keyed by goroutine id.
 	outsideSelects sync.Map
-	stepStamp      atomic.Int64 // real time (UnixNano) of a recent step, taken every stampEvery+1 steps (catchUp's anchor)
+	// outsideSelectChans holds, per goroutine outside control in a
+	// select without default, its channels, until SelectDone
+	// (outsideChan).
+	outsideSelectChans sync.Map
+	stepStamp          atomic.Int64 // real time (UnixNano) of a recent step, taken every stampEvery+1 steps (catchUp's anchor)
 
 	log     stepLog     // every step of the run (steplog.go)
 	choices []choiceRec // open choices, by position among the steps

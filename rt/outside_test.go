@@ -108,3 +108,36 @@ func TestBubbleDurablyBlocked(t *testing.T) {
 		t.Error("a goroutine waiting for the engine's lock counts as durably blocked")
 	}
 }
+
+func init() {
+	// A token passes from one controlled goroutine to another through a
+	// goroutine outside control (a server's): the write before the first
+	// send happens before the write after the last receive.
+	programs["tokenthroughoutside"] = func(t *testing.T) {
+		toServer, fromServer := make(chan int, 1), make(chan int, 1)
+		go func() { // started by a plain go statement: outside control
+			Send("forward", fromServer, Recv("serve", toServer))
+		}()
+		x := new(int)
+		done := make(chan int)
+		Go("first", func() {
+			*W("write first", x) = 1
+			Send("give", toServer, 1)
+		})
+		Go("second", func() {
+			Recv("take", fromServer)
+			*W("write second", x) = 2
+			Close("done", done)
+		})
+		Recv("wait", done)
+	}
+}
+
+// TestTokenThroughOutsideIsOrdered: channel operations of goroutines
+// outside control carry happens-before edges between controlled ones.
+func TestTokenThroughOutsideIsOrdered(t *testing.T) {
+	s := runChild(t, "tokenthroughoutside", Config{Budget: 10, Seed: 1})
+	if len(s.Bugs) != 0 || s.Schedules != 10 {
+		t.Errorf("want 10 schedules without a race: %+v", s)
+	}
+}

@@ -499,6 +499,51 @@ type chanClocks struct {
 	recvs        map[int]vc // clock of the k-th receive, until the (k+C)-th send takes it
 	nsend, nrecv int
 	closed       vc
+	// mixed: a goroutine outside control used the channel in this run.
+	// Its operations interleave with the model's bookkeeping in any order,
+	// so value-by-value edges are lost; every operation then acquires and
+	// releases all, the clock of every earlier one (only races are hidden
+	// so, none invented).
+	mixed bool
+	all   vc
+}
+
+// mix turns c into a mixed channel's clocks.
+func (c *chanClocks) mix() {
+	if c.mixed {
+		return
+	}
+	c.mixed = true
+	for _, it := range c.items {
+		c.all.join(it)
+	}
+	for _, r := range c.recvs {
+		c.all.join(r)
+	}
+	c.all.join(c.closed)
+	c.items, c.recvs = nil, map[int]vc{}
+}
+
+// outsideChan: a goroutine outside control completed an operation on h,
+// or is about to (acquire false: it only releases what it knows). Such
+// goroutines share one clock, race.outside: a token passed through a
+// server's goroutine from one controlled goroutine to another orders them
+// (the channel lock of arl/statsviz's fake network was reported as a race
+// between two dialers). e.mu is not held.
+func (e *engine) outsideChan(h *hchan, acquire bool) {
+	if h == nil || !e.active.Load() {
+		return
+	}
+	e.mu.Lock()
+	if e.race.on {
+		c := e.chanClocksOf(h)
+		c.mix()
+		if acquire {
+			e.race.outside.join(c.all)
+		}
+		c.all.join(e.race.outside)
+	}
+	e.mu.Unlock()
 }
 
 type raceState struct {
@@ -513,7 +558,10 @@ type raceState struct {
 	// varsAt is the most entries vars held before it was last cleared.
 	varsAt int
 	ctxs   byObject[hchan, ctxClock] // Done channels of virtual contexts, to their cancellers' clocks
-	seen   map[[2]string]bool        // reported pairs of sites
+	// outside is what goroutines outside control know, together: what
+	// they acquired on mixed channels (chanClocks.mixed).
+	outside vc
+	seen    map[[2]string]bool // reported pairs of sites
 	// realWaiters are the goroutines that waited for real (a pipe, a
 	// socket) in this run: they are ordered with others by
 	// synchronisation Period does not see (io.Pipe's channels), which
@@ -652,6 +700,17 @@ func (e *engine) chanSync(g *gstate, h *hchan, send bool, partner *gstate) {
 		partner.vc.tick(partner.slot)
 		return
 	}
+	if c.mixed {
+		g.vc.join(c.all)
+		if !send && h.qcount == 0 && h.closed != 0 {
+			if x := e.race.ctxs.lookup(h); x != nil {
+				g.vc.join(x.get())
+			}
+		}
+		c.all.join(g.vc)
+		g.vc.tick(g.slot)
+		return
+	}
 	if send {
 		if h.closed != 0 {
 			return
@@ -690,7 +749,11 @@ func (e *engine) chanSync(g *gstate, h *hchan, send bool, partner *gstate) {
 
 func (e *engine) chanClose(g *gstate, h *hchan) {
 	if e.race.on && h != nil {
-		e.chanClocksOf(h).closed = g.vc.clone()
+		c := e.chanClocksOf(h)
+		c.closed = g.vc.clone()
+		if c.mixed {
+			c.all.join(g.vc)
+		}
 		g.vc.tick(g.slot)
 	}
 }

@@ -81,6 +81,9 @@ func ReflectSend(site string, v, x reflect.Value) {
 	}
 	v.Send(x)
 	e.touchAsync(h)
+	if g == nil {
+		e.outsideChan(h, true)
+	}
 	e.opDone(g)
 }
 
@@ -103,6 +106,9 @@ func ReflectRecv(site string, v reflect.Value) (reflect.Value, bool) {
 	}
 	x, ok := v.Recv()
 	e.touchAsync(h)
+	if g == nil {
+		e.outsideChan(h, true)
+	}
 	e.opDone(g)
 	return x, ok
 }
