@@ -666,7 +666,7 @@ func plainSelect(hasDefault bool, cases []Case) int {
 	e := eng
 	if !hasDefault {
 		e.watchOutsideSelect(cases)
-		if e.active.Load() {
+		if e.outsideCaller() {
 			var hs []*hchan
 			for _, c := range cases {
 				if c.ch != nil {

@@ -535,7 +535,7 @@ func (e *engine) outsideChan(h *hchan, acquire bool) {
 		return
 	}
 	e.mu.Lock()
-	if e.race.on {
+	if e.race.on && e.byGoid[goid()] == nil { // not a controlled one in plain mode (AllocsPerRun)
 		c := e.chanClocksOf(h)
 		c.mix()
 		if acquire {
@@ -544,6 +544,17 @@ func (e *engine) outsideChan(h *hchan, acquire bool) {
 		c.all.join(e.race.outside)
 	}
 	e.mu.Unlock()
+}
+
+// outsideCaller tells whether the caller is a goroutine outside control in
+// a run with race detection.
+func (e *engine) outsideCaller() bool {
+	if !e.active.Load() {
+		return false
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.race.on && e.byGoid[goid()] == nil
 }
 
 type raceState struct {
