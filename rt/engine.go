@@ -628,6 +628,13 @@ func (e *engine) decide(from *gstate) {
 				e.goIdle()
 				return
 			}
+			if known && e.bubble && e.unseenReady() {
+				// The bubble's clock is about to move for goroutines outside
+				// control found durably blocked: one may have just queued on
+				// a channel a controlled goroutine waits on, before the
+				// engine's look (blockingOutside) made that one ready.
+				continue
+			}
 			if signaled && e.unseenReady() {
 				// The runtime delivered the signal on a channel of
 				// signal.Notify, outside the model: its receiver runs
