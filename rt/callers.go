@@ -3,13 +3,14 @@
 package rt
 
 import (
-	"github.com/period-dev/period/strategy"
 	"reflect"
 	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/period-dev/period/strategy"
 )
 
 // Under control a test function is called by Period's engine, and the
@@ -209,8 +210,6 @@ func goStackView(b string, creators, entries, states map[string]string) (string,
 	return strings.Join(out, "\n"), true
 }
 
-// waitingState rewrites a dump's header "goroutine N [state, 2 minutes]:"
-// to show the given state, keeping how long it has waited.
 // shownState is the state go test's dump would show for g, parked in the
 // model (where the runtime shows Period's own wait): blocked in its
 // operation ("select", "chan receive", "sync.Mutex.Lock"...), or
@@ -248,6 +247,8 @@ func (e *engine) shownState(g *gstate) string {
 	return ""
 }
 
+// waitingState rewrites a dump's header "goroutine N [state, 2 minutes]:"
+// to show the given state, keeping how long it has waited.
 func waitingState(header, state string) string {
 	open, end := strings.IndexByte(header, '['), strings.LastIndexByte(header, ']')
 	if open < 0 || end < open {
