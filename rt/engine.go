@@ -58,8 +58,9 @@ type pending struct {
 	bubbleWait bool // synctest.Wait: ready when every other goroutine is blocked
 	// The common waits without a closure (no allocation per key point).
 	wait waitKind
-	mm   *mutexModel // waitLock, waitReaders
-	cnt  *int        // waitWG: the WaitGroup's counter
+	mm   *mutexModel     // waitLock, waitReaders
+	cnt  *int            // waitWG: the WaitGroup's counter
+	wg   *sync.WaitGroup // WGWait: the WaitGroup, whose own counter goroutines outside control may hold (realWGCount)
 }
 
 type waitKind uint8
@@ -284,7 +285,8 @@ type engine struct {
 	// select without default, its channels, until SelectDone
 	// (outsideChan).
 	outsideSelectChans sync.Map
-	stepStamp          atomic.Int64 // real time (UnixNano) of a recent step, taken every stampEvery+1 steps (catchUp's anchor)
+	blockedOutside     blockedOutside // channels goroutines outside control are blocked on (blockingOutside)
+	stepStamp          atomic.Int64   // real time (UnixNano) of a recent step, taken every stampEvery+1 steps (catchUp's anchor)
 
 	log     stepLog     // every step of the run (steplog.go)
 	choices []choiceRec // open choices, by position among the steps
@@ -607,7 +609,8 @@ func (e *engine) decide(from *gstate) {
 				return
 			}
 			signaled := e.selfSignaled()
-			known := e.detached > 0 || signaled || e.handedOut > 0 || e.collected() || e.outside > 0 && !e.outsideGs.gone()
+			outsideCount := e.waitsForOutsideCount()
+			known := e.detached > 0 || signaled || outsideCount || e.handedOut > 0 || e.collected() || e.outside > 0 && !e.outsideGs.gone()
 			fresh := !known && !e.rootDone && e.freshOutside()
 			if known && !e.rootDone && e.outsideSilent() {
 				e.abandonSilent()
@@ -666,6 +669,15 @@ func (e *engine) decide(from *gstate) {
 				// or the watchdog ends the run.
 				e.cur = nil
 				e.goIdle()
+				return
+			}
+			if outsideCount {
+				// A Wait for goroutines outside control: their Done
+				// decides (WGAdd), or a look a little later, until
+				// outsideSilent gives up on them.
+				e.cur = nil
+				e.goIdle()
+				time.AfterFunc(outsideLookEvery, e.kickIdle)
 				return
 			}
 			if e.unseenReady() || e.settleOutside() && e.unseenReady() {
@@ -1751,6 +1763,18 @@ func (e *engine) catchUp() {
 	}
 }
 
+// waitsForOutsideCount reports whether a controlled goroutine blocked in
+// WaitGroup.Wait waits for counts that goroutines outside control hold
+// in the WaitGroup itself (realWGCount). e.mu is held.
+func (e *engine) waitsForOutsideCount() bool {
+	for _, g := range e.gs {
+		if g.status == gParked && g.p.wg != nil && realWGCount(g.p.wg) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // countDetached is the number of goroutines in state gDetached. e.mu is held.
 func (e *engine) countDetached() int {
 	n := 0
@@ -1762,16 +1786,22 @@ func (e *engine) countDetached() int {
 	return n
 }
 
-// detachedDurablyBlocked reports whether every detached goroutine is
-// blocked on a channel, a select or a sync lock in the Go runtime (not on
-// I/O, a system call or a sleep, not running). e.mu is held.
-func (e *engine) detachedDurablyBlocked() bool {
+// detachedIDs lists the runtime IDs of the detached goroutines. e.mu is held.
+func (e *engine) detachedIDs() []int64 {
 	var ids []int64
 	for _, g := range e.gs {
 		if g.status == gDetached {
 			ids = append(ids, g.goid)
 		}
 	}
+	return ids
+}
+
+// detachedDurablyBlocked reports whether every detached goroutine is
+// blocked on a channel, a select or a sync lock in the Go runtime (not on
+// I/O, a system call or a sleep, not running). e.mu is held.
+func (e *engine) detachedDurablyBlocked() bool {
+	ids := e.detachedIDs()
 	if len(ids) == 0 {
 		return false
 	}
@@ -1790,12 +1820,7 @@ func (e *engine) detachedDurablyBlocked() bool {
 // none to look at, or a value went to such goroutines without any being
 // recorded. e.mu is held.
 func (e *engine) bubbleDurablyBlocked() bool {
-	var ids []int64
-	for _, g := range e.gs {
-		if g.status == gDetached {
-			ids = append(ids, g.goid)
-		}
-	}
+	ids := e.detachedIDs()
 	if e.outsideGs.many {
 		return false
 	}
@@ -1887,6 +1912,8 @@ func (e *engine) watchdog() (stop func()) {
 	var suspect *gstate  // the goroutine a check found spinning (confirmed at the next)
 	var suspectHooks int64
 	lastProgress, stalledSince := e.progress.Load(), time.Now()
+	var lookedStall time.Time // the stall whose current goroutine check looks at
+	var lookGap time.Duration // how long into that stall it looks next
 	var timer *time.Timer
 	var mu sync.Mutex // orders a check against stop's Stop of the timer
 	detach := e.detachCurrent
@@ -1974,7 +2001,14 @@ func (e *engine) watchdog() (stop func()) {
 				}
 			}
 		}
-		if g := e.cur; g != nil && e.transit == 0 && now.Sub(stalledSince) >= limit/50 {
+		if lookedStall != stalledSince {
+			lookedStall, lookGap = stalledSince, limit/50
+		}
+		if g := e.cur; g != nil && e.transit == 0 && now.Sub(stalledSince) >= lookGap {
+			// Each look dumps every goroutine's stack (milliseconds with
+			// hundreds of goroutines): a current goroutine that computes
+			// long is looked at after twice as long each time.
+			lookGap = min(2*lookGap, limit)
 			if blocked := realBlocked(g.goid); blocked || now.Sub(stalledSince) > limit {
 				// A real sleep is detached as before, but keeps virtual
 				// time: only waits for others are real time passing.

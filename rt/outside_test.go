@@ -141,3 +141,57 @@ func TestTokenThroughOutsideIsOrdered(t *testing.T) {
 		t.Errorf("want 10 schedules without a race: %+v", s)
 	}
 }
+
+func init() {
+	// A goroutine outside control (a net/http transport's, dialing through
+	// the program's dialer) counts a connection's writer in a WaitGroup the
+	// model counts none of; the test's Wait must wait for that writer, which
+	// then sends on a channel the test closes after its Wait.
+	programs["outsidewgcount"] = func(t *testing.T) {
+		var wg sync.WaitGroup
+		out := make(chan int, 1)
+		dialed := make(chan struct{})
+		go func() { // outside control
+			WGAdd("dial add", &wg, 1)
+			close(dialed)
+			go func() { // the connection's writer, outside control too
+				time.Sleep(20 * time.Millisecond)
+				Send("write", out, 1)
+				WGDone("write done", &wg)
+			}()
+		}()
+		<-dialed
+		WGWait("close wait", &wg)
+		Close("close", out)
+		if n := len(out); n != 1 {
+			t.Errorf("Wait returned before the writer was done: %d values", n)
+		}
+	}
+}
+
+// TestWaitCountsOutsideAdds: a controlled Wait waits for counts that
+// goroutines outside control added to the WaitGroup itself.
+func TestWaitCountsOutsideAdds(t *testing.T) {
+	s := runChild(t, "outsidewgcount", Config{Budget: 3, Seed: 1})
+	if len(s.Bugs) != 0 || s.Schedules != 3 {
+		t.Errorf("want 3 schedules without a bug: %+v", s)
+	}
+}
+
+// TestRealWGCount: realWGCount reads sync.WaitGroup's counter where this
+// Go version keeps it.
+func TestRealWGCount(t *testing.T) {
+	var wg sync.WaitGroup
+	for _, n := range []int{3, -1, -2} {
+		wg.Add(n)
+		want := 0
+		if n == 3 {
+			want = 3
+		} else if n == -1 {
+			want = 2
+		}
+		if got := realWGCount(&wg); int(got) != want {
+			t.Fatalf("after Add(%d): realWGCount = %d, want %d", n, got, want)
+		}
+	}
+}

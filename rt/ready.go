@@ -336,7 +336,16 @@ const asyncKeys = 256
 // context's cancel closes its Done channel; a goroutine outside control
 // operates on a channel): the keys are looked at by the next decision.
 func (e *engine) touchAsync(h *hchan) {
-	if h == nil || !e.active.Load() {
+	if h == nil {
+		return
+	}
+	e.touchAsyncKeys(recvKey(h), sendKey(h))
+}
+
+// touchAsyncKeys is touchAsync for the goroutines waiting under two keys
+// (a channel's two sides, or an object's key twice).
+func (e *engine) touchAsyncKeys(k1, k2 uintptr) {
+	if !e.active.Load() {
 		return
 	}
 	e.rs.asyncMu.Lock()
@@ -351,7 +360,7 @@ func (e *engine) touchAsync(h *hchan) {
 		}
 	}
 	if !e.rs.asyncAll {
-		e.rs.async = append(e.rs.async, recvKey(h), sendKey(h))
+		e.rs.async = append(e.rs.async, k1, k2)
 	}
 	e.rs.asyncAny.Store(true)
 	e.rs.asyncMu.Unlock()

@@ -540,6 +540,12 @@ func WGAdd(site string, wg *sync.WaitGroup, n int) {
 	case modePlain:
 		if !e.outsideWGAdd(wg, n) {
 			wg.Add(n)
+			if n < 0 && realWGCount(wg) == 0 {
+				// A controlled Wait may go (realWGCount).
+				k := uintptr(unsafe.Pointer(wg))
+				e.touchAsyncKeys(k, k)
+				e.kickIdle()
+			}
 		}
 		return
 	case modeSkip:
@@ -592,7 +598,7 @@ func WGWait(site string, wg *sync.WaitGroup) {
 	}
 	// A blocked Wait is woken when the counter reaches zero, even if an Add
 	// raises it again before the waiter runs: then Go panics.
-	g.p = pending{op: strategy.OpWGWait, site: site, obj: uintptr(unsafe.Pointer(wg)), ready: func() bool { return m.n == 0 || blocks && m.gen != gen }}
+	g.p = pending{op: strategy.OpWGWait, site: site, obj: uintptr(unsafe.Pointer(wg)), wg: wg, ready: func() bool { return m.n == 0 && realWGCount(wg) == 0 || blocks && m.gen != gen }}
 	e.point(g)
 	reused := m.n != 0
 	e.acquire(g, unsafe.Pointer(wg))
@@ -600,6 +606,18 @@ func WGWait(site string, wg *sync.WaitGroup) {
 	if reused {
 		panic("sync: WaitGroup is reused before previous Wait has returned")
 	}
+}
+
+// realWGCount is the counter of wg itself, which only goroutines outside
+// control change (outsideWGAdd: when the model counts none of it). A
+// controlled Wait waits for it too: a net/http transport's goroutine dials
+// through the program's dialer, which counts the connection's writer in
+// the WaitGroup that the test's Close waits on (CorentinB/warc's clients
+// closed the writers' channel under them). sync.WaitGroup keeps its
+// counter in the high 32 bits of its first word (Go 1.20 to 1.26;
+// TestRealWGCount checks the layout).
+func realWGCount(wg *sync.WaitGroup) int32 {
+	return int32((*atomic.Uint64)(unsafe.Pointer(wg)).Load() >> 32)
 }
 
 // WGGo is wg.Go(f).
