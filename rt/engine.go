@@ -286,6 +286,7 @@ type engine struct {
 	// (outsideChan).
 	outsideSelectChans sync.Map
 	blockedOutside     blockedOutside // channels goroutines outside control are blocked on (blockingOutside)
+	wgWaits            int            // controlled goroutines in WaitGroup.Wait (waitsForOutsideCount)
 	stepStamp          atomic.Int64   // real time (UnixNano) of a recent step, taken every stampEvery+1 steps (catchUp's anchor)
 
 	log     stepLog     // every step of the run (steplog.go)
@@ -1767,6 +1768,9 @@ func (e *engine) catchUp() {
 // WaitGroup.Wait waits for counts that goroutines outside control hold
 // in the WaitGroup itself (realWGCount). e.mu is held.
 func (e *engine) waitsForOutsideCount() bool {
+	if e.wgWaits == 0 {
+		return false
+	}
 	for _, g := range e.gs {
 		if g.status == gParked && g.p.wg != nil && realWGCount(g.p.wg) > 0 {
 			return true

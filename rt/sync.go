@@ -599,7 +599,9 @@ func WGWait(site string, wg *sync.WaitGroup) {
 	// A blocked Wait is woken when the counter reaches zero, even if an Add
 	// raises it again before the waiter runs: then Go panics.
 	g.p = pending{op: strategy.OpWGWait, site: site, obj: uintptr(unsafe.Pointer(wg)), wg: wg, ready: func() bool { return m.n == 0 && realWGCount(wg) == 0 || blocks && m.gen != gen }}
+	e.wgWaits++
 	e.point(g)
+	e.wgWaits--
 	reused := m.n != 0
 	e.acquire(g, unsafe.Pointer(wg))
 	e.hookDone(g)
