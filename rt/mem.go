@@ -11,32 +11,23 @@ import (
 )
 
 // Shared-memory accesses are key points only where they can matter: at an
-// address that another goroutine already touched in this run and that one
-// of them wrote (reads alone commute), or at a site
+// address that another goroutine already touched in this run, or at a site
 // that was seen touching shared memory in an earlier run. The learned site set
 // only grows and is part of every replay file, so runs stay reproducible while
 // goroutine-local data costs no scheduling points.
 
-// addrInfo is what a run knows of an address: its first goroutine, and the
-// sites goroutines touched it at until it is shared (another goroutine
-// touched it, and one wrote it).
+// addrInfo is what a run knows of an address: its first goroutine and the
+// sites that goroutine touched it at, until another goroutine touches it.
 // It holds no pointers (sites are ids of m.sites), and the map from
 // addresses holds indices, not pointers: code that touches millions of
 // fresh addresses (a parser in a dependency) gives the collector nothing to
 // scan.
 type addrInfo struct {
-	owner   strategy.GID
-	multi   bool                  // touched by more than one goroutine
-	written bool                  // written in this run
-	n       uint8                 // sites recorded
-	sites   [maxOwnerSites]uint32 // the sites that touched it until it became shared
+	owner strategy.GID
+	multi bool
+	n     uint8                 // sites recorded
+	sites [maxOwnerSites]uint32 // the owner's sites until the address becomes shared
 }
-
-// shared: the address is touched by more than one goroutine and written by
-// one. Reads alone never conflict: a table that goroutines only read (a
-// dependency's Unicode properties, read 5 million times in one schedule of
-// codesenberg/bombardier's rate test) makes no key points.
-func (info *addrInfo) shared() bool { return info.multi && info.written }
 
 const maxOwnerSites = 8
 
@@ -220,15 +211,12 @@ func (e *engine) access(site string, p unsafe.Pointer, write bool) {
 	addr := uintptr(p)
 	m := &e.mem
 	info, _ := m.info(p, g.id)
-	if !info.shared() {
-		info.multi = info.multi || info.owner != g.id
-		info.written = info.written || write
-		if info.shared() {
-			m.learn(info, site)
-		}
+	if !info.multi && info.owner != g.id {
+		info.multi = true
+		m.learn(info, site)
 	}
 	id := m.siteID(site)
-	if !info.shared() && !m.isShared(id, site) {
+	if !info.multi && !m.isShared(id, site) {
 		e.plainAccesses++
 		if e.solo.Load() {
 			if e.soloSeen++; e.soloSeen == soloRecordLimit {
