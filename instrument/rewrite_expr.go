@@ -60,7 +60,7 @@ func (r *rewriter) findShared(file *ast.File) {
 				captured[v] = true
 			}
 		case *ast.UnaryExpr:
-			if n.Op == token.AND {
+			if n.Op == token.AND && !r.derefedAtOnce(stack) {
 				if v := r.addrRoot(n.X); v != nil {
 					r.captured[v] = true
 				}
@@ -115,6 +115,50 @@ func (r *rewriter) findShared(file *ast.File) {
 			r.captured[v] = true
 		}
 	}
+}
+
+// derefedAtOnce reports whether the &x on top of stack (its ancestors
+// below it) is only converted, then dereferenced for a field or a value
+// ((*T)(unsafe.Pointer(&x)).f, *(*T)(unsafe.Pointer(&x))): the pointer
+// goes nowhere, so x stays the function's own. Hooking such an access made
+// x escape to the heap, an allocation go test does not see
+// (go.opentelemetry.io/otel/sdk/metric's allocation-free attribute reads).
+func (r *rewriter) derefedAtOnce(stack []ast.Node) bool {
+	converted := false
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch n := stack[i].(type) {
+		case *ast.ParenExpr:
+			continue
+		case *ast.CallExpr:
+			if tv, ok := r.info.Types[n.Fun]; ok && tv.IsType() && len(n.Args) == 1 {
+				converted = true
+				continue // a conversion of the pointer
+			}
+		case *ast.StarExpr:
+			return converted
+		case *ast.SelectorExpr:
+			sel := r.info.Selections[n]
+			return converted && sel != nil && sel.Kind() == types.FieldVal
+		}
+		return false
+	}
+	return false
+}
+
+// localAddr returns the local variable x when p is &x, possibly converted
+// ((*T)(unsafe.Pointer(&x))).
+func (r *rewriter) localAddr(p ast.Expr) *types.Var {
+	switch e := ast.Unparen(p).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.AND {
+			return r.addrRoot(e.X)
+		}
+	case *ast.CallExpr:
+		if tv, ok := r.info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
+			return r.localAddr(e.Args[0])
+		}
+	}
+	return nil
 }
 
 // addrRoot returns the local variable whose storage &e exposes, if any.
@@ -208,7 +252,13 @@ func (r *rewriter) isLoc(e ast.Expr) bool {
 		if sel == nil || sel.Kind() != types.FieldVal {
 			return false
 		}
-		return sel.Indirect() || r.isLoc(e.X)
+		if sel.Indirect() {
+			if v := r.localAddr(e.X); v != nil {
+				return r.captured[v] // through a converted &x: x's own memory
+			}
+			return true
+		}
+		return r.isLoc(e.X)
 	case *ast.IndexExpr:
 		switch t := under(r.info.TypeOf(e.X)).(type) {
 		case *types.Slice:
@@ -220,6 +270,9 @@ func (r *rewriter) isLoc(e ast.Expr) bool {
 			return r.isLoc(e.X)
 		}
 	case *ast.StarExpr:
+		if v := r.localAddr(e.X); v != nil {
+			return r.captured[v]
+		}
 		return true
 	}
 	return false
