@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"os/exec"
@@ -64,10 +65,57 @@ func (d depSelector) selects(q *packages.Package) bool {
 		}
 	}
 	if len(d.include) == 0 {
-		return true
+		return !hugeGenerated(q)
 	}
 	for _, p := range d.include {
 		if matchPath(p, q.PkgPath) {
+			return true
+		}
+	}
+	return false
+}
+
+// hugeGeneratedBytes: a dependency package whose generated Go source is
+// larger than this is left uninstrumented unless -instrument names it.
+// Such packages are machine translations and API clients (modernc.org's
+// SQLite, 8 MB for one platform; cloud SDK services): instrumenting them
+// took minutes of the first build (cschleiden/go-workflows: about 170 s
+// against 35 s for go test's whole build) and hooks every access of code
+// whose own concurrency is rarely the program's.
+const hugeGeneratedBytes = 2 << 20
+
+// hugeGenerated reports whether q's Go files marked as generated ("Code
+// generated ... DO NOT EDIT.") add up to more than hugeGeneratedBytes.
+func hugeGenerated(q *packages.Package) bool {
+	var total int64
+	for _, f := range q.GoFiles {
+		st, err := os.Stat(f)
+		if err != nil || st.Size() < 64<<10 {
+			continue // only big files are read: an SDK has thousands of small ones
+		}
+		if generatedFile(f) {
+			total += st.Size()
+		}
+	}
+	return total > hugeGeneratedBytes
+}
+
+// generatedFile reports whether the Go file f carries the generated-code
+// comment Go defines (go help generate) before its package clause.
+func generatedFile(f string) bool {
+	fh, err := os.Open(f)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	buf := make([]byte, 4096)
+	n, _ := io.ReadFull(fh, buf)
+	for _, line := range strings.Split(string(buf[:n]), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "package ") {
+			return false
+		}
+		if strings.HasPrefix(line, "// Code generated ") && strings.HasSuffix(line, " DO NOT EDIT.") {
 			return true
 		}
 	}
