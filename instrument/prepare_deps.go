@@ -77,12 +77,11 @@ func (d depSelector) selects(q *packages.Package) bool {
 
 // hugeGeneratedBytes: a dependency package whose generated Go source is
 // larger than this is left uninstrumented unless -instrument names it.
-// Such packages are machine translations and API clients (modernc.org's
-// SQLite, 8 MB for one platform; the largest generated API clients):
-// instrumenting them
-// took minutes of the first build (cschleiden/go-workflows: about 170 s
-// against 35 s for go test's whole build) and hooks every access of code
-// whose own concurrency is rarely the program's.
+// Such packages are machine translations and the largest generated API
+// clients (modernc.org's SQLite, 8 MB for one platform): instrumenting
+// them took minutes of the first build (cschleiden/go-workflows: about
+// 170 s against 35 s for go test's whole build) and hooks every access of
+// code whose own concurrency is rarely the program's.
 const hugeGeneratedBytes = 2 << 20
 
 // hugeGenerated reports whether q's Go files marked as generated ("Code
