@@ -135,10 +135,46 @@ func (r *rewriter) derefedAtOnce(stack []ast.Node) bool {
 				continue // a conversion of the pointer
 			}
 		case *ast.StarExpr:
-			return converted
+			return converted && !r.addressedAbove(stack[:i])
 		case *ast.SelectorExpr:
 			sel := r.info.Selections[n]
-			return converted && sel != nil && sel.Kind() == types.FieldVal
+			return converted && sel != nil && sel.Kind() == types.FieldVal && !r.addressedAbove(stack[:i])
+		}
+		return false
+	}
+	return false
+}
+
+// addressedAbove reports whether the value read at the node above stack
+// (its ancestors) has its address taken after all: through more fields
+// and array elements, an & (&p.f), a slice of an array (p.a[:]) or a
+// pointer-method call (p.f.M()) would let the memory go elsewhere.
+func (r *rewriter) addressedAbove(stack []ast.Node) bool {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch n := stack[i].(type) {
+		case *ast.ParenExpr:
+			continue
+		case *ast.SelectorExpr:
+			sel := r.info.Selections[n]
+			if sel == nil {
+				return false
+			}
+			if sel.Kind() == types.MethodVal {
+				return true // the method may take its receiver's address
+			}
+			if sel.Indirect() {
+				return false // a pointer read out of it: its own memory is not addressed
+			}
+			continue
+		case *ast.IndexExpr:
+			if _, ok := under(r.info.TypeOf(n.X)).(*types.Array); ok {
+				continue
+			}
+			return false
+		case *ast.UnaryExpr:
+			return n.Op == token.AND
+		case *ast.SliceExpr:
+			return true
 		}
 		return false
 	}

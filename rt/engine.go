@@ -287,7 +287,10 @@ type engine struct {
 	outsideSelectChans sync.Map
 	blockedOutside     blockedOutside // channels goroutines outside control are blocked on (blockingOutside)
 	wgWaits            int            // controlled goroutines in WaitGroup.Wait (waitsForOutsideCount)
-	stepStamp          atomic.Int64   // real time (UnixNano) of a recent step, taken every stampEvery+1 steps (catchUp's anchor)
+	countWaitFrom      time.Time      // when the run began waiting, at step countWaitStep, for counts outside control (waitsForOutsideCount)
+	countWaitStep      int
+	countLookArmed     bool         // a look at those counts is scheduled
+	stepStamp          atomic.Int64 // real time (UnixNano) of a recent step, taken every stampEvery+1 steps (catchUp's anchor)
 
 	log     stepLog     // every step of the run (steplog.go)
 	choices []choiceRec // open choices, by position among the steps
@@ -673,12 +676,30 @@ func (e *engine) decide(from *gstate) {
 				return
 			}
 			if outsideCount {
-				// A Wait for goroutines outside control: their Done
-				// decides (WGAdd), or a look a little later, until
-				// outsideSilent gives up on them.
+				// A Wait for goroutines outside control: their last Done
+				// decides (WGAdd), or a look a little later. Past
+				// hangAfter without a step, the run is abandoned: a wait
+				// in code Period does not control is no verdict.
+				if e.countWaitFrom.IsZero() || e.countWaitStep != e.steps {
+					e.countWaitFrom, e.countWaitStep = time.Now(), e.steps
+				} else if time.Since(e.countWaitFrom) > e.cfg.hangAfter {
+					e.outsideWait = fmt.Sprintf("a WaitGroup.Wait waited over %v for counts that goroutines outside control hold in the WaitGroup itself", e.cfg.hangAfter)
+					e.stop()
+					return
+				}
 				e.cur = nil
 				e.goIdle()
-				time.AfterFunc(outsideLookEvery, e.kickIdle)
+				if !e.countLookArmed {
+					// One look pending at a time, however many kicks
+					// decide meanwhile.
+					e.countLookArmed = true
+					time.AfterFunc(outsideLookEvery, func() {
+						e.mu.Lock()
+						e.countLookArmed = false
+						e.mu.Unlock()
+						e.kickIdle()
+					})
+				}
 				return
 			}
 			if e.unseenReady() || e.settleOutside() && e.unseenReady() {

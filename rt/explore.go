@@ -523,6 +523,7 @@ func (e *engine) resetRun(idx int) {
 	e.realAnchor, e.vAnchor, e.anchorOutside, e.waitedReal = time.Time{}, 0, false, 0
 	e.gcAt = time.Time{}
 	e.handedOut, e.idle, e.realDeadlines, e.fileKinds, e.connDeadlines, e.wgWaits = 0, false, nil, nil, nil, 0
+	e.countWaitFrom = time.Time{}
 	runtime.Gosched() // the last run's goroutines may still be ending
 	e.baseG, e.outsideSeen = runtime.NumGoroutine()-int(periodLive.Load()+periodOwn.Load()), 0
 	e.exited = new(sync.WaitGroup)

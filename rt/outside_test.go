@@ -195,3 +195,29 @@ func TestRealWGCount(t *testing.T) {
 		}
 	}
 }
+
+func init() {
+	// The goroutine outside control counts in the WaitGroup and never
+	// counts down: the test's Wait would wait for ever under go test too,
+	// but the wait is in code Period does not control.
+	programs["outsidewgnever"] = func(t *testing.T) {
+		var wg sync.WaitGroup
+		added := make(chan struct{})
+		go func() { // outside control
+			WGAdd("add", &wg, 1)
+			close(added)
+		}()
+		<-added
+		WGWait("wait", &wg)
+	}
+}
+
+// TestWaitForOutsideCountEnds: a Wait for counts outside control that never
+// fall ends the schedule as abandoned (a note) within the hang limit, not
+// as a verdict, and never hangs the test process.
+func TestWaitForOutsideCountEnds(t *testing.T) {
+	s := runChild(t, "outsidewgnever", Config{Budget: 2, Seed: 1})
+	if len(s.Bugs) != 0 || s.Abandoned != 1 || !strings.Contains(s.AbandonedWhy, "WaitGroup.Wait") {
+		t.Errorf("want the schedule abandoned for the WaitGroup, no verdict: %+v", s)
+	}
+}

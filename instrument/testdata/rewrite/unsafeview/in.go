@@ -35,3 +35,9 @@ func leak(v value) *rawValue {
 func global() any {
 	return (*rawValue)(unsafe.Pointer(&shared)).slice
 }
+
+// field hands out the address of v's field: v may be reached from
+// elsewhere, so its reads are hooked.
+func field(v value) (*any, int) {
+	return &(*rawValue)(unsafe.Pointer(&v)).slice, v.kind
+}
