@@ -244,9 +244,7 @@ func (e *engine) firePartner(g *gstate, h *hchan, send bool) {
 		// through a buffer: a scheduler a package's init started, woken
 		// by a send on its buffered wake-up channel (xtaci/kcp-go).
 		e.handedOut++
-		if h.dataqsiz > 0 {
-			e.chanSync(g, h, send, nil)
-		}
+		e.chanSync(g, h, send, nil)
 		return
 	}
 	if h == nil || h.dataqsiz > 0 || h.closed != 0 {
@@ -255,6 +253,7 @@ func (e *engine) firePartner(g *gstate, h *hchan, send bool) {
 	}
 	p := e.partnerFor(g, h, send)
 	if p == nil {
+		e.chanSync(g, h, send, nil) // the partner is outside control
 		return
 	}
 	if p.p.op == strategy.OpSelect {
@@ -323,6 +322,9 @@ func Send[T any](site string, ch chan<- T, v T) {
 		return
 	}
 	if g == nil && e.active.Load() {
+		// Released before the send: a controlled receiver takes the
+		// channel's clocks before the value (firePartner).
+		e.outsideChan(schanOf(ch), false)
 		select {
 		case ch <- v:
 		default:
@@ -493,6 +495,9 @@ func closeKeyPoint(site string, h *hchan) (*gstate, bool) {
 		e.mu.Unlock()
 	case modeSkip:
 		return g, false
+	}
+	if g == nil {
+		e.outsideChan(h, false) // before the close: a controlled receiver may go at once
 	}
 	return g, true
 }

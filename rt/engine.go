@@ -245,6 +245,7 @@ type engine struct {
 	idleFrom   time.Time // when the engine last went idle (e.idle)
 
 	idle            bool                        // decide left nobody current to wait for goroutines outside control or detached (kickIdle)
+	settlingOutside bool                        // settleOutside waits, e.mu released, for goroutines outside control (the watchdog leaves e.cur alone)
 	handedOut       int                         // values a controlled send or receive exchanged with a goroutine outside control in this run: its work may wake controlled ones (outsideGrace)
 	failFirst       string                      // the run's first t.Error or t.Fatal message, its first line (tlog.go)
 	realDeadlines   []realDeadline              // Done channels of contexts with a real deadline that controlled goroutines took (realdeadline.go)
@@ -1966,7 +1967,7 @@ func (e *engine) watchdog() (stop func()) {
 			return true
 		}
 		probed = lastProgress
-		if g := e.cur; g != nil && e.transit == 0 {
+		if g := e.cur; g != nil && e.transit == 0 && !e.settlingOutside {
 			if waitsForOthers(g.goid) {
 				detach(g, true)
 			}
@@ -2029,7 +2030,7 @@ func (e *engine) watchdog() (stop func()) {
 		if lookedStall != stalledSince {
 			lookedStall, lookGap = stalledSince, limit/50
 		}
-		if g := e.cur; g != nil && e.transit == 0 && now.Sub(stalledSince) >= lookGap {
+		if g := e.cur; g != nil && e.transit == 0 && !e.settlingOutside && now.Sub(stalledSince) >= lookGap {
 			// Each look dumps every goroutine's stack (milliseconds with
 			// hundreds of goroutines): a current goroutine that computes
 			// long is looked at after twice as long each time.

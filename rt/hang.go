@@ -93,11 +93,13 @@ func realBlocked(id int64) bool {
 	if st == nil {
 		return false
 	}
-	// Blocked inside the engine (parked, waiting for e.mu) is not blocked in
-	// user code: the innermost frame outside package runtime decides.
+	// Blocked inside the engine (parked, waiting for e.mu, or sleeping in
+	// settleOutside's wait for goroutines outside control while it
+	// decides) is not blocked in user code: the innermost frame outside
+	// the runtime, sync and time decides.
 	lines := strings.Split(string(st), "\n")
 	for k := 1; k+1 < len(lines); k += 2 {
-		if strings.HasPrefix(lines[k], "runtime.") || strings.HasPrefix(lines[k], "internal/") || strings.HasPrefix(lines[k], "sync.") {
+		if strings.HasPrefix(lines[k], "runtime.") || strings.HasPrefix(lines[k], "internal/") || strings.HasPrefix(lines[k], "sync.") || strings.HasPrefix(lines[k], "time.Sleep(") {
 			continue
 		}
 		if isPeriodFrame(lines[k]) {

@@ -42,6 +42,10 @@ func (e *engine) settleOutside() bool {
 	deadline := time.Now().Add(outsideSettle)
 	waited := false
 	pause := 20 * time.Microsecond
+	// The deciding goroutine (e.cur, or none) waits here for the engine,
+	// not in the program: the watchdog must not detach it meanwhile.
+	e.settlingOutside = true
+	defer func() { e.settlingOutside = false }()
 	for !e.finished && (e.outsideHolds() || e.outsideRunnable()) && time.Now().Before(deadline) {
 		waited = true
 		e.mu.Unlock()

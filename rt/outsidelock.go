@@ -58,6 +58,7 @@ func (e *engine) outsideLock(p unsafe.Pointer, read, try bool) bool {
 				e.lockChanged(mm)
 				mm.holder = lockHold{nil, outsideSite}
 			}
+			e.outsideAcquire(p, read)
 			e.mu.Unlock()
 			return true
 		}
@@ -112,6 +113,7 @@ func (e *engine) outsideUnlock(p unsafe.Pointer, read bool) {
 	default:
 		return
 	}
+	e.outsideRelease(p, read)
 	e.touch(uintptr(p)) // controlled goroutines waiting for p may go on
 }
 
@@ -210,13 +212,32 @@ func (e *engine) outsideWGAdd(wg *sync.WaitGroup, n int) bool {
 		return false
 	}
 	m.n += n
-	if m.n == 0 && m.waiting {
-		m.waiting = false // the waiters are woken
-		m.gen++
+	if n < 0 {
+		e.outsideRelease(unsafe.Pointer(wg), false)
+	}
+	if m.n == 0 {
+		if m.waiting {
+			m.waiting = false // the waiters are woken
+			m.gen++
+		}
+		e.touch(uintptr(unsafe.Pointer(wg))) // a controlled waiter may go
 	}
 	e.mu.Unlock()
-	e.kickIdle() // a controlled waiter may go
+	e.kickIdle()
 	return true
+}
+
+// outsideWGDone: a goroutine outside control counted wg down itself (the
+// model counts none of it). e.mu is not held.
+func (e *engine) outsideWGDone(wg *sync.WaitGroup) {
+	if !e.active.Load() {
+		return
+	}
+	e.mu.Lock()
+	if !e.finished {
+		e.outsideRelease(unsafe.Pointer(wg), false)
+	}
+	e.mu.Unlock()
 }
 
 // outsideWGWait waits, in real time, until the model no longer counts wg
@@ -229,6 +250,13 @@ func (e *engine) outsideWGWait(wg *sync.WaitGroup) {
 		busy := !e.finished && m != nil && m.n > 0
 		e.mu.Unlock()
 		if !busy {
+			if e.active.Load() {
+				e.mu.Lock()
+				if !e.finished {
+					e.outsideAcquire(unsafe.Pointer(wg), false)
+				}
+				e.mu.Unlock()
+			}
 			return
 		}
 		time.Sleep(pause)

@@ -546,6 +546,34 @@ func (e *engine) outsideChan(h *hchan, acquire bool) {
 	e.mu.Unlock()
 }
 
+// outsideRelease: a goroutine outside control released p (a WaitGroup's
+// Done, an Unlock; read: an RUnlock). Such goroutines share one clock,
+// race.outside, as on mixed channels: p now carries it, so that a
+// controlled goroutine's past that one of them received reaches the next
+// acquirer of p. e.mu is held.
+func (e *engine) outsideRelease(p unsafe.Pointer, read bool) {
+	if !e.race.on {
+		return
+	}
+	if read {
+		e.race.robj(p).join(e.race.outside)
+	} else {
+		e.race.obj(p).join(e.race.outside)
+	}
+}
+
+// outsideAcquire: a goroutine outside control acquired p (a Lock, a
+// WaitGroup's Wait that returned). e.mu is held.
+func (e *engine) outsideAcquire(p unsafe.Pointer, read bool) {
+	if !e.race.on {
+		return
+	}
+	e.race.outside.join(*e.race.obj(p))
+	if !read {
+		e.race.outside.join(*e.race.robj(p))
+	}
+}
+
 // outsideCaller tells whether the caller is a goroutine outside control in
 // a run with race detection.
 func (e *engine) outsideCaller() bool {
@@ -710,6 +738,9 @@ func (e *engine) chanSync(g *gstate, h *hchan, send bool, partner *gstate) {
 		g.vc.tick(g.slot)
 		partner.vc.tick(partner.slot)
 		return
+	}
+	if h.dataqsiz == 0 && h.closed == 0 {
+		c.mix() // an unbuffered rendezvous with a goroutine outside control
 	}
 	if c.mixed {
 		g.vc.join(c.all)

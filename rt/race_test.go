@@ -232,6 +232,58 @@ var raceTwins = map[string]struct {
 			Gosched("yield")
 		}
 	}},
+	// A goroutine outside control (a plain go statement here: a net/http
+	// transport's) relays the child's past to the parent through a
+	// WaitGroup or a mutex: it received it on a channel.
+	"outside-relay-waitgroup": {false, func(t *testing.T) {
+		x := new(int)
+		ch := make(chan int)
+		var wg sync.WaitGroup
+		WGAdd("add", &wg, 1)
+		go func() { Recv("relay.recv", ch); WGDone("relay.done", &wg) }()
+		Go("go", func() { *W("child.write", x) = 1; Send("send", ch, 1) })
+		WGWait("wait", &wg)
+		_ = *R("parent.read", x)
+	}},
+	"outside-relay-own-count": {false, func(t *testing.T) {
+		x := new(int)
+		ch := make(chan int)
+		var wg sync.WaitGroup
+		added := make(chan bool)
+		go func() {
+			WGAdd("relay.add", &wg, 1)
+			close(added)
+			Recv("relay.recv", ch)
+			WGDone("relay.done", &wg)
+		}()
+		<-added
+		Go("go", func() { *W("child.write", x) = 1; Send("send", ch, 1) })
+		WGWait("wait", &wg)
+		_ = *R("parent.read", x)
+	}},
+	"outside-relay-mutex": {false, func(t *testing.T) {
+		x := new(int)
+		ch := make(chan int)
+		var mu sync.Mutex
+		ready := false
+		go func() {
+			Recv("relay.recv", ch)
+			Lock("relay.lock", &mu)
+			ready = true
+			Unlock("relay.unlock", &mu)
+		}()
+		Go("go", func() { *W("child.write", x) = 1; Send("send", ch, 1) })
+		for {
+			Lock("poll.lock", &mu)
+			r := ready
+			Unlock("poll.unlock", &mu)
+			if r {
+				break
+			}
+			Sleep("poll.sleep", time.Millisecond)
+		}
+		_ = *R("parent.read", x)
+	}},
 	"cond": {false, func(t *testing.T) {
 		x := new(int)
 		var mu sync.Mutex

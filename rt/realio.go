@@ -53,7 +53,7 @@ func (e *engine) probeIO(g *gstate) {
 	time.AfterFunc(ioProbeDelay, func() {
 		e.mu.Lock()
 		defer e.mu.Unlock()
-		if e.active.Load() && !e.finished && e.runGen == gen && e.steps == step && e.cur == g && e.transit == 0 && waitsForOthers(g.goid) {
+		if e.active.Load() && !e.finished && e.runGen == gen && e.steps == step && e.cur == g && e.transit == 0 && !e.settlingOutside && waitsForOthers(g.goid) {
 			e.detachCurrent(g, true)
 		}
 	})

@@ -539,6 +539,9 @@ func WGAdd(site string, wg *sync.WaitGroup, n int) {
 	switch md {
 	case modePlain:
 		if !e.outsideWGAdd(wg, n) {
+			if n < 0 {
+				e.outsideWGDone(wg) // before the count falls: a waiter may go at once
+			}
 			wg.Add(n)
 			if n < 0 && realWGCount(wg) == 0 {
 				// A controlled Wait may go (realWGCount).
