@@ -112,6 +112,7 @@ func TestVerdictsAreConfirmedInAFreshProcess(t *testing.T) {
 		t.Skip("builds and explores a program")
 	}
 	dir, _ := filepath.Abs("testdata/rerun")
+	t.Setenv("PERIOD_E2E_MARKER_DIR", t.TempDir())
 	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "50", "-race=false", "-o", t.TempDir(), dir)
 	if code != 1 {
 		t.Errorf("exit %d, want 1 (the lost update): %s", code, stderr)
@@ -128,6 +129,11 @@ func TestVerdictsAreConfirmedInAFreshProcess(t *testing.T) {
 	// under go test -count=N: no duplicate registration to confirm.
 	if s := sums["TestOnceGuardedHandler"]; s.Unconfirmed != 0 || s.Fresh || len(s.Bugs) != 0 {
 		t.Errorf("TestOnceGuardedHandler: the test file's sync.Once was reset: %+v", s)
+	}
+	// Its second schedule fails, a fresh process's replay too, and so does
+	// the test run uncontrolled: the marker it left, not the schedule.
+	if s := sums["TestMarkerLeftBehind"]; len(s.Bugs) != 0 || s.Unconfirmed != 1 || s.Fresh {
+		t.Errorf("TestMarkerLeftBehind: want the failure left unreported, and no fresh exploration: %+v", s)
 	}
 	if s := sums["TestLostUpdate"]; len(s.Bugs) != 1 || s.Bugs[0].Kind != "fail" {
 		t.Errorf("TestLostUpdate: want the lost update, confirmed: %+v", s.Bugs)

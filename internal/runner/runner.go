@@ -72,6 +72,10 @@ type Result struct {
 	// no earlier run of their process left state behind them.
 	firstRuns   []int
 	firstMissed int
+	// envFailed counts the verdicts that the test also gave uncontrolled
+	// (failsUncontrolled): exploring it again in fresh processes would meet
+	// the same machine state.
+	envFailed int
 }
 
 // maxRestarts bounds how often a dying test process is restarted.
@@ -287,7 +291,7 @@ func confirmAll(ctx context.Context, b Binary, opts Options, out []Result, deadl
 		confirm(ctx, b, opts, out)
 		var wg sync.WaitGroup
 		for i, r := range out {
-			if r.Unconfirmed == 0 || !deadline.IsZero() && time.Now().After(deadline) {
+			if r.Unconfirmed == r.envFailed || !deadline.IsZero() && time.Now().After(deadline) {
 				continue
 			}
 			// The test is not re-runnable in one process: explore it again
@@ -518,8 +522,18 @@ func confirm(ctx context.Context, b Binary, opts Options, rs []Result) {
 				// minutes): say what the process is doing meanwhile.
 				opts.Progress("%s: confirming the %s of schedule %d in a fresh process", r.Test, bug.Kind, bug.Schedule)
 			}
-			if bug.Kind == "race" || reproduced(ctx, b, opts, r.Test, bug) {
+			if bug.Kind == "race" {
 				kept = append(kept, bug)
+				continue
+			}
+			if reproduced(ctx, b, opts, r.Test, bug) {
+				if !failsUncontrolled(ctx, b, opts, r.Test, bug) {
+					kept = append(kept, bug)
+					continue
+				}
+				r.Unconfirmed++
+				r.envFailed++
+				opts.Progress("%s: the %s of schedule %d also happens, at the same place, when the test runs uncontrolled in a fresh process now: the machine's state (a port still in use from an earlier run, a file left behind), not the schedule, fails it; not reported (replay file kept: %s)", r.Test, bug.Kind, bug.Schedule, bug.Replay)
 				continue
 			}
 			r.Unconfirmed++
@@ -534,6 +548,44 @@ func confirm(ctx context.Context, b Binary, opts Options, rs []Result) {
 		}
 		r.Bugs = kept
 	}
+}
+
+// failsUncontrolled tells whether the test, run natively (Period's control
+// off) in a fresh process alone in the package directory after the tests go
+// test runs before it, fails with the same kind of verdict at the same
+// place. Exploring runs a test again and again, and state that outlives a
+// process fails it then whatever the schedule: a server's fixed port still
+// in TIME_WAIT after the previous schedule closed it (panjf2000/gnet's
+// TestShutdown, "bind: address already in use"; go test -count=2 fails it
+// too). A fresh process's replay reproduces such a verdict, so the replay
+// alone cannot tell. A test that fails so uncontrolled does not pass under
+// go test now: the verdict is not the schedule's. Only fails and panics: a
+// native run of a deadlock or a hang would wait for its limit.
+func failsUncontrolled(ctx context.Context, b Binary, opts Options, test string, bug rt.BugReport) bool {
+	if bug.Kind != "fail" && bug.Kind != "panic" || bug.Location == "" {
+		return false
+	}
+	work, err := os.MkdirTemp("", "period-native-")
+	if err != nil {
+		return false
+	}
+	defer os.RemoveAll(work)
+	cfg := rt.Config{Strategy: "native", Budget: 1, Run: "^" + regexp.QuoteMeta(test) + "$", OutDir: work,
+		NoRace: true, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak, Prelude: testsBefore(b.Tests, test)}
+	lctx, unlock := holdDir(ctx, b.Dir)
+	res, err := Run(lctx, b, Options{Config: cfg, Timeout: 2 * time.Minute})
+	unlock()
+	if err != nil {
+		return false
+	}
+	for _, x := range res {
+		for _, xb := range x.Bugs {
+			if x.Test == test && xb.Kind == bug.Kind && xb.Location == bug.Location {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // reproduced replays bug's file in a fresh process and tells whether the
