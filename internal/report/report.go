@@ -260,7 +260,7 @@ func (p *Printer) uncontrolled(s JSONSummary) {
 		fmt.Fprintf(p.W, "    note: %d key points ran in goroutines started by uninstrumented code (e.g. a library's workers); Period did not schedule them, so their interleavings were not explored\n", s.Uncontrolled)
 	}
 	if s.Unconfirmed > 0 {
-		fmt.Fprintf(p.W, "    note: %d bug(s) were not reproduced by a replay of their record (in a fresh process, or serially after -parallel), or also happened with the test run uncontrolled: they came from state earlier runs left behind or from free-mode timing, so not reported\n", s.Unconfirmed)
+		fmt.Fprintf(p.W, "    note: %d bug(s) were not reproduced by a replay of their record (in a fresh process, or serially after -parallel), or whose first schedule, which passed, failed the same way when run again: they came from state earlier runs left behind or from free-mode timing, so not reported\n", s.Unconfirmed)
 	}
 	if s.Fresh && s.Unconfirmed > 0 {
 		fmt.Fprintf(p.W, "    note: the test is not re-runnable in one process, so it was explored again with one process per schedule (as -fresh does)\n")

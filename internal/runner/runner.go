@@ -72,8 +72,9 @@ type Result struct {
 	// no earlier run of their process left state behind them.
 	firstRuns   []int
 	firstMissed int
-	// envFailed counts the verdicts that the test also gave uncontrolled
-	// (failsUncontrolled): exploring it again in fresh processes would meet
+	// envFailed counts the verdicts that the test's first schedule, which
+	// passed, gave too when run again (failsWherePassed): exploring it again
+	// in fresh processes would meet
 	// the same machine state.
 	envFailed int
 }
@@ -526,14 +527,17 @@ func confirm(ctx context.Context, b Binary, opts Options, rs []Result) {
 				kept = append(kept, bug)
 				continue
 			}
-			if reproduced(ctx, b, opts, r.Test, bug) {
-				if !failsUncontrolled(ctx, b, opts, r.Test, bug) {
-					kept = append(kept, bug)
-					continue
-				}
+			// First, while the state an earlier schedule left (a port in
+			// TIME_WAIT for a minute) is still there: a replay runs the
+			// tests go test runs before it first, which takes a while.
+			if failsWherePassed(ctx, b, opts, r.Test, bug) {
 				r.Unconfirmed++
 				r.envFailed++
-				opts.Progress("%s: the %s of schedule %d also happens, at the same place, when the test runs uncontrolled in a fresh process now: the machine's state (a port still in use from an earlier run, a file left behind), not the schedule, fails it; not reported (replay file kept: %s)", r.Test, bug.Kind, bug.Schedule, bug.Replay)
+				opts.Progress("%s: the %s of schedule %d came after a first schedule that passed, and that schedule now fails the same way, at the same place, in a fresh process: the machine's state (a port still in use from an earlier run, a file left behind), not the schedule, fails it; not reported (replay file kept: %s)", r.Test, bug.Kind, bug.Schedule, bug.Replay)
+				continue
+			}
+			if reproduced(ctx, b, opts, r.Test, bug) {
+				kept = append(kept, bug)
 				continue
 			}
 			r.Unconfirmed++
@@ -550,28 +554,39 @@ func confirm(ctx context.Context, b Binary, opts Options, rs []Result) {
 	}
 }
 
-// failsUncontrolled tells whether the test, run natively (Period's control
-// off) in a fresh process alone in the package directory after the tests go
-// test runs before it, fails with the same kind of verdict at the same
-// place. Exploring runs a test again and again, and state that outlives a
-// process fails it then whatever the schedule: a server's fixed port still
-// in TIME_WAIT after the previous schedule closed it (panjf2000/gnet's
+// failsWherePassed tells whether the exploration's first schedule, which
+// passed, now fails the same way (kind and place) in a fresh process alone
+// in the package directory, running the test alone as the exploring
+// process did.
+// Exploring runs a test again and again, and state that outlives a process
+// then fails it whatever the schedule: a server's fixed port still in
+// TIME_WAIT after the previous schedule closed it (panjf2000/gnet's
 // TestShutdown, "bind: address already in use"; go test -count=2 fails it
 // too). A fresh process's replay reproduces such a verdict, so the replay
-// alone cannot tell. A test that fails so uncontrolled does not pass under
-// go test now: the verdict is not the schedule's. Only fails and panics: a
-// native run of a deadlock or a hang would wait for its limit.
-func failsUncontrolled(ctx context.Context, b Binary, opts Options, test string, bug rt.BugReport) bool {
-	if bug.Kind != "fail" && bug.Kind != "panic" || bug.Location == "" {
+// alone cannot tell; a schedule that passed and fails now, replayed as
+// exactly, can. Only fails and panics found after a first schedule that
+// passed: a test that fails from its first schedule on is reported as it is.
+func failsWherePassed(ctx context.Context, b Binary, opts Options, test string, bug rt.BugReport) bool {
+	if bug.Kind != "fail" && bug.Kind != "panic" || bug.Location == "" || bug.Schedule <= 1 || opts.Config.Parallel {
+		// (-parallel ran schedule 1's last period free: run again
+		// serially, it is another schedule.)
 		return false
 	}
-	work, err := os.MkdirTemp("", "period-native-")
+	tr, err := trace.ReadFile(bug.Replay)
+	if err != nil {
+		return false
+	}
+	work, err := os.MkdirTemp("", "period-first-")
 	if err != nil {
 		return false
 	}
 	defer os.RemoveAll(work)
-	cfg := rt.Config{Strategy: "native", Budget: 1, Run: "^" + regexp.QuoteMeta(test) + "$", OutDir: work,
-		NoRace: true, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak, Prelude: testsBefore(b.Tests, test)}
+	cfg := opts.Config
+	cfg.Strategy, cfg.Seed, cfg.Bound = tr.Strategy, tr.Seed, tr.Bound
+	cfg.Budget, cfg.Continue, cfg.Replay, cfg.Fresh, cfg.Start, cfg.Runs, cfg.StateOut = 1, false, "", "", "", nil, ""
+	cfg.Minimize, cfg.MinimizeOut, cfg.Skip, cfg.TraceRun = 0, "", nil, 0
+	cfg.Run, cfg.OutDir, cfg.Parallel = "^"+regexp.QuoteMeta(test)+"$", work, false
+	cfg.Prelude = nil // as the exploring process ran it
 	lctx, unlock := holdDir(ctx, b.Dir)
 	res, err := Run(lctx, b, Options{Config: cfg, Timeout: 2 * time.Minute})
 	unlock()
@@ -580,7 +595,7 @@ func failsUncontrolled(ctx context.Context, b Binary, opts Options, test string,
 	}
 	for _, x := range res {
 		for _, xb := range x.Bugs {
-			if x.Test == test && xb.Kind == bug.Kind && xb.Location == bug.Location {
+			if x.Test == test && xb.Schedule == 1 && xb.Kind == bug.Kind && xb.Location == bug.Location {
 				return true
 			}
 		}
