@@ -227,15 +227,20 @@ func (e *engine) outsideWGAdd(wg *sync.WaitGroup, n int) bool {
 	return true
 }
 
-// outsideWGDone: a goroutine outside control counted wg down itself (the
-// model counts none of it). e.mu is not held.
-func (e *engine) outsideWGDone(wg *sync.WaitGroup) {
+// outsideWGSync records, for a goroutine outside control, a Done of wg
+// that the model does not count (release) or a Wait on wg that returned.
+// e.mu is not held.
+func (e *engine) outsideWGSync(wg *sync.WaitGroup, release bool) {
 	if !e.active.Load() {
 		return
 	}
 	e.mu.Lock()
 	if !e.finished {
-		e.outsideRelease(unsafe.Pointer(wg), false)
+		if release {
+			e.outsideRelease(unsafe.Pointer(wg), false)
+		} else {
+			e.outsideAcquire(unsafe.Pointer(wg), false)
+		}
 	}
 	e.mu.Unlock()
 }
@@ -250,13 +255,7 @@ func (e *engine) outsideWGWait(wg *sync.WaitGroup) {
 		busy := !e.finished && m != nil && m.n > 0
 		e.mu.Unlock()
 		if !busy {
-			if e.active.Load() {
-				e.mu.Lock()
-				if !e.finished {
-					e.outsideAcquire(unsafe.Pointer(wg), false)
-				}
-				e.mu.Unlock()
-			}
+			e.outsideWGSync(wg, false)
 			return
 		}
 		time.Sleep(pause)

@@ -540,7 +540,7 @@ func WGAdd(site string, wg *sync.WaitGroup, n int) {
 	case modePlain:
 		if !e.outsideWGAdd(wg, n) {
 			if n < 0 {
-				e.outsideWGDone(wg) // before the count falls: a waiter may go at once
+				e.outsideWGSync(wg, true) // before the count falls: a waiter may go at once
 			}
 			wg.Add(n)
 			if n < 0 && realWGCount(wg) == 0 {

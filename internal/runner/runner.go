@@ -73,9 +73,8 @@ type Result struct {
 	firstRuns   []int
 	firstMissed int
 	// envFailed counts the verdicts that the test's first schedule, which
-	// passed, gave too when run again (failsWherePassed): exploring it again
-	// in fresh processes would meet
-	// the same machine state.
+	// passed, gave too when run again (failsWherePassed): exploring the
+	// test again in fresh processes would meet the same machine state.
 	envFailed int
 }
 
