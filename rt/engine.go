@@ -774,6 +774,12 @@ func (e *engine) decide(from *gstate) {
 			i = e.frand.Intn(len(enabled))
 		case e.replay != nil:
 			i = e.replay.next(e, enabled)
+			if i == replayWait {
+				// A detached goroutine decides when it comes back.
+				e.cur = nil
+				e.goIdle()
+				return
+			}
 			if i < 0 {
 				return // diverged: the replayer stopped the run
 			}

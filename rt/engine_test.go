@@ -433,3 +433,57 @@ func TestOnlyScheduleEndsExploration(t *testing.T) {
 		t.Errorf("a select between two ready cases: %d schedules, exhausted %v; want 20, false", s.Schedules, s.Exhausted)
 	}
 }
+
+func init() {
+	// The reader waits for real on a pipe that a goroutine outside control
+	// writes after PERIOD_TEST_READ_DELAY: real I/O, not the schedule,
+	// decides when the reader is back at its key point.
+	programs["realread"] = func(t *testing.T) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		delay, _ := time.ParseDuration(os.Getenv("PERIOD_TEST_READ_DELAY"))
+		go func() {
+			time.Sleep(delay)
+			w.Write([]byte{1})
+			w.Close()
+		}()
+		done := make(chan string, 2)
+		Go("go.reader", func() {
+			b := make([]byte, 1)
+			r.Read(b)
+			Send("reader.done", done, "reader")
+		})
+		Go("go.other", func() {
+			Gosched("other.yield")
+			Send("other.done", done, "other")
+		})
+		first := Recv("wait.first", done)
+		Recv("wait.second", done)
+		if first == "reader" {
+			t.Error("the reader came first")
+		}
+	}
+}
+
+// A replay waits for a goroutine that the exploration met back from real
+// I/O at once and the replay finds still blocked for real (detached):
+// following the record, it is the next to step. Before, the replay
+// diverged ("it is not enabled"); go-oidc's key set fetch over loopback
+// HTTP replayed one time in three.
+func TestReplayWaitsForGoroutineBackFromRealIO(t *testing.T) {
+	t.Setenv("PERIOD_TEST_READ_DELAY", "0s")
+	s := runChild(t, "realread", Config{Budget: 100, Seed: 3, NoRace: true})
+	if kinds(s) != "fail" {
+		t.Fatalf("want the reader first in some schedule, got %+v", s)
+	}
+	t.Setenv("PERIOD_TEST_READ_DELAY", "300ms")
+	for i := 0; i < 3; i++ {
+		rs := runChild(t, "realread", Config{Replay: s.Bugs[0].Replay, NoRace: true})
+		if rs.Diverged != "" || kinds(rs) != "fail" {
+			t.Fatalf("replay %d with the read 300ms late: diverged=%q bugs=%+v", i, rs.Diverged, rs.Bugs)
+		}
+	}
+}

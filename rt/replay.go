@@ -23,7 +23,15 @@ type replayer struct {
 	// record: it never diverges (see trace.Guide); t names the bug sought.
 	guide *trace.Guide
 	enBuf []trace.Entry
+	// waitPos and waitFrom: the entry whose goroutine the replay waits for
+	// while it runs outside control (waitForDetached), and since when.
+	waitPos  int
+	waitFrom time.Time
 }
+
+// replayWait is next's answer when the recorded goroutine may still come
+// back from outside control: nobody runs until it (or a timer) decides.
+const replayWait = -2
 
 func (r *replayer) diverge(e *engine, msg string) int {
 	if r.diverged == "" {
@@ -80,6 +88,10 @@ func (r *replayer) next(e *engine, enabled []*gstate) int {
 			return i
 		}
 	}
+	if r.waitForDetached(e) {
+		r.pos--
+		return replayWait
+	}
 	// Said only on divergence: a step among thousands of enabled
 	// goroutines formatted each of them (replays ten times slower than
 	// the exploration).
@@ -88,6 +100,22 @@ func (r *replayer) next(e *engine, enabled []*gstate) int {
 		offered = append(offered, fmt.Sprintf("g%s %s %s", g.path, g.p.op, g.p.site))
 	}
 	return r.diverge(e, fmt.Sprintf("entry %d: expected goroutine g%s at %s %s, but it is not enabled; enabled: %s", r.pos, want.G, want.Op, want.Site, strings.Join(offered, ", ")))
+}
+
+// waitForDetached tells whether the replay should wait for the recorded
+// goroutine instead of diverging: goroutines run outside control (blocked
+// for real in network I/O, detached), and real I/O, not the schedule,
+// decides when one is back at its key point. The exploration met it there
+// (go-oidc's key set fetch over loopback HTTP, back before the test's
+// select); the replay waits for it as long as a hang takes to declare.
+func (r *replayer) waitForDetached(e *engine) bool {
+	if e.detached == 0 || e.finished {
+		return false
+	}
+	if r.waitPos != r.pos || r.waitFrom.IsZero() {
+		r.waitPos, r.waitFrom = r.pos, time.Now()
+	}
+	return time.Since(r.waitFrom) < e.cfg.hangAfter
 }
 
 func (r *replayer) sawRecordedBug(e *engine) bool {

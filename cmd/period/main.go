@@ -456,7 +456,10 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	defer target.close()
 	file, tr, work, binary, uninstrumented := target.file, target.trace, target.work, target.binary, target.uninstrumented
-	cfg := rt.Config{Replay: file, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, OutDir: work, MaxSteps: len(tr.Entries) + 1000}
+	// The tests go test runs before it first, as the confirmation ran
+	// them: caches they fill decide which key points the test reaches.
+	cfg := rt.Config{Replay: file, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, OutDir: work, MaxSteps: len(tr.Entries) + 1000,
+		Prelude: runner.TestsBefore(binary.Tests, tr.Test)}
 	results, err := runner.Run(ctx, binary, runner.Options{Config: cfg, Timeout: *timeout})
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)

@@ -417,6 +417,32 @@ func TestRandomNumbersReplay(t *testing.T) {
 	}
 }
 
+// A test whose key points depend on a cache the test before it fills
+// (testdata/replayafter): period replay and period verify run that test
+// first, as the confirmation did, and the replay reproduces. Before, the
+// replay met a cache miss the exploration never saw and diverged.
+func TestReplayRunsTheTestsBeforeIt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/replayafter")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "100", "-race=false", "-o", t.TempDir(), dir)
+	bugs := sums["TestLostUpdate"].Bugs
+	if code != 1 || len(bugs) != 1 || bugs[0].Kind != "fail" || bugs[0].Minimized == "" {
+		t.Fatalf("exit %d, %+v: want the lost update, minimised: %s", code, bugs, stderr)
+	}
+	for _, file := range []string{bugs[0].Replay, bugs[0].Minimized} {
+		code, sums, stderr := periodJSON(t, "replay", "-json", file)
+		if s := sums["TestLostUpdate"]; code != 1 || len(s.Bugs) != 1 || s.Diverged != "" {
+			t.Errorf("replay %s: exit %d, %+v: %s", filepath.Base(file), code, s, stderr)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"verify", "-o", t.TempDir(), bugs[0].Replay}, &out, &errb); code != 1 || !strings.Contains(out.String(), "\nstill fails: the recorded schedule") {
+		t.Errorf("verify: exit %d, want the recorded schedule to still fail:\n%s%s", code, out.String(), errb.String())
+	}
+}
+
 // Ctrl-C (here: the context, canceled at the first progress line) stops
 // the exploration with a summary of what was explored, marked Interrupted,
 // and exit status 2.

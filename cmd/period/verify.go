@@ -97,7 +97,7 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	// The recorded schedule first: if it still ends in the bug, that is
 	// the answer, and the shortest one.
 	cfg := rt.Config{Replay: file, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, OutDir: target.work, MaxSteps: len(tr.Entries) + 1000,
-		NoRace: tr.NoRace, Leaks: tr.Leaks, IgnoreLeak: tr.IgnoreLeak}
+		NoRace: tr.NoRace, Leaks: tr.Leaks, IgnoreLeak: tr.IgnoreLeak, Prelude: runner.TestsBefore(bin.Tests, tr.Test)}
 	rs, err := runner.Run(ctx, bin, runner.Options{Config: cfg, Timeout: *timeout})
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)

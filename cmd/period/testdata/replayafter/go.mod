@@ -1,0 +1,3 @@
+module example.com/replayafter
+
+go 1.22
