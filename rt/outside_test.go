@@ -178,6 +178,46 @@ func TestWaitCountsOutsideAdds(t *testing.T) {
 	}
 }
 
+func init() {
+	// A goroutine outside control (a proxy's dialer) counts a connection
+	// in a WaitGroup the model counts none of; a controlled goroutine (the
+	// test closing idle connections) closes it and counts it down; a
+	// goroutine outside control waits for the count (a server's shutdown).
+	programs["outsidewgcontrolleddone"] = func(t *testing.T) {
+		var wg sync.WaitGroup
+		added := make(chan struct{})
+		go func() { // outside control
+			WGAdd("dial add", &wg, 1)
+			close(added)
+		}()
+		<-added
+		waited := make(chan struct{})
+		go func() { // outside control
+			WGWait("shutdown wait", &wg)
+			close(waited)
+		}()
+		closed := make(chan struct{})
+		Go("go closer", func() {
+			WGDone("close done", &wg)
+			Close("closed", closed)
+		})
+		Recv("wait closed", closed)
+		WGWait("test wait", &wg)
+		<-waited
+	}
+}
+
+// TestControlledDoneOfOutsideAdd: a controlled Done of a count that a
+// goroutine outside control added to the WaitGroup itself counts it down
+// there (before, the model's count went below zero: a false "negative
+// WaitGroup counter" panic in stripe/smokescreen's TestMitm).
+func TestControlledDoneOfOutsideAdd(t *testing.T) {
+	s := runChild(t, "outsidewgcontrolleddone", Config{Budget: 5, Seed: 1})
+	if len(s.Bugs) != 0 || s.Schedules < 1 || s.Abandoned != 0 {
+		t.Errorf("want schedules without a bug: %+v", s)
+	}
+}
+
 // TestRealWGCount: realWGCount reads sync.WaitGroup's counter where this
 // Go version keeps it.
 func TestRealWGCount(t *testing.T) {
