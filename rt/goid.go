@@ -69,3 +69,33 @@ func goid() int64 {
 	}
 	return *(*int64)(unsafe.Add(getg(), goidOffset))
 }
+
+// runtime.g begins with its stack's bounds, lo and hi (every Go release
+// since 1.4); stackBoundsOK checks that at start-up on a variable known
+// to be on the stack and on one known to be on the heap. A layout change
+// turns the check off: stack addresses are then recorded as any other
+// (TestStackBoundsKnown fails on such a Go release, before users meet it).
+var stackBoundsOK = checkStackBounds()
+
+var heapProbe = new(int64)
+
+func checkStackBounds() bool {
+	if !haveGetg || getg() == nil {
+		return false
+	}
+	var local int64
+	b := (*[2]uintptr)(getg())
+	a := uintptr(unsafe.Pointer(&local))
+	h := uintptr(unsafe.Pointer(heapProbe))
+	return b[0] < b[1] && b[1]-b[0] <= 1<<30 && a >= b[0] && a < b[1] && (h < b[0] || h >= b[1])
+}
+
+// onStack reports whether p is in the calling goroutine's stack.
+func onStack(p unsafe.Pointer) bool {
+	if !stackBoundsOK {
+		return false
+	}
+	b := (*[2]uintptr)(getg())
+	a := uintptr(p)
+	return a >= b[0] && a < b[1]
+}

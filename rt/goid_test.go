@@ -2,7 +2,10 @@
 
 package rt
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+)
 
 func TestGoidMatchesRuntimeStack(t *testing.T) {
 	if goidOffset == 0 && haveGetg {
@@ -21,5 +24,24 @@ func TestGoidMatchesRuntimeStack(t *testing.T) {
 func BenchmarkGoid(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		_ = goid()
+	}
+}
+
+// TestStackBoundsKnown: where getg works, the stack's bounds are read from
+// the runtime's goroutine descriptor (onStack), and a stack variable is
+// told from a heap one.
+func TestStackBoundsKnown(t *testing.T) {
+	if !haveGetg {
+		t.Skip("no getg on this architecture")
+	}
+	if !stackBoundsOK {
+		t.Fatal("the goroutine descriptor's stack bounds are not where rt reads them: stack addresses would be recorded")
+	}
+	var local [16]byte
+	if !onStack(hidden(unsafe.Pointer(&local))) {
+		t.Error("a stack variable is not on the stack")
+	}
+	if onStack(unsafe.Pointer(heapProbe)) {
+		t.Error("a heap object is on the stack")
 	}
 }

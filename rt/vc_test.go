@@ -184,7 +184,7 @@ func TestSlotsReusedAfterGoroutinesEnd(t *testing.T) {
 	// which accessed memory (one that did nothing could give its slot).
 	runControlledWith(Config{}, &alternate{}, func() {
 		for i := 0; i < 50; i++ {
-			Go("tick", func() { *W("w", new(int)) = 1 })
+			Go("tick", func() { *W("w", escaped(new(int))) = 1 })
 			Gosched("yield")
 		}
 	})

@@ -873,9 +873,10 @@ func TestWorkAfterTheTestIsNoLeak(t *testing.T) {
 }
 
 // testing.AllocsPerRun counts the program's allocations, not the engine's
-// (pion/interceptor's "at most 4 allocations" tests failed with 23).
+// (pion/interceptor's "at most 4 allocations" tests failed with 23), and
+// variables whose addresses only the hooks take stay on the stack.
 func TestAllocsPerRunCountsTheProgramsOwn(t *testing.T) {
-	checkLangProgram(t, "testdata/allocsperrun", 1, nil, "-budget", "5")
+	checkLangProgram(t, "testdata/allocsperrun", 2, nil, "-budget", "5")
 }
 
 // The clock does not jump past a goroutine outside control that sleeps for
