@@ -543,7 +543,11 @@ func Select(site string, hasDefault bool, cases ...Case) int {
 		// Unwinding: blocking forever is wrong, and so is firing a case.
 		g.unwind()
 	}
-	g.p = pending{op: strategy.OpSelect, site: site, cases: cases, hasDefault: hasDefault}
+	// The cases go in g's own buffer: the variadic slice then stays on the
+	// caller's stack, as a native select allocates nothing (pion/ice's
+	// "does not allocate" writes check a loop's Err with a select).
+	g.cases = append(g.cases[:0], cases...)
+	g.p = pending{op: strategy.OpSelect, site: site, cases: g.cases, hasDefault: hasDefault}
 	g.commit = 0
 	if len(cases) > 0 {
 		g.p.obj = uintptr(unsafe.Pointer(cases[0].ch))

@@ -73,6 +73,7 @@ const (
 )
 
 type gstate struct {
+	cases    []Case // the cases of its select (Select), reused from select to select
 	id       strategy.GID
 	path     string
 	goid     int64

@@ -63,3 +63,24 @@ func TestStackBuffersDoNotAllocate(t *testing.T) {
 		t.Fatalf("%v allocations per run, want none", got)
 	}
 }
+
+type loop struct{ done chan struct{} }
+
+// err polls done as pion/ice's task loop does before every write.
+func (l *loop) err() bool {
+	select {
+	case <-l.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// A select allocates nothing natively; the cases the engine keeps for it
+// made the list of cases escape (one allocation a select).
+func TestSelectDoesNotAllocate(t *testing.T) {
+	l := &loop{done: make(chan struct{})}
+	if got := testing.AllocsPerRun(100, func() { l.err() }); got != 0 {
+		t.Fatalf("%v allocations per run, want none", got)
+	}
+}
