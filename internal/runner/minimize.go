@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -163,6 +164,11 @@ func shrink(ctx context.Context, b Binary, file string, budget int, opts Options
 		}
 	}
 	if sh.min, err = trace.ReadFile(sh.cand); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			// Nothing reproduced, the record's own replay included (real
+			// I/O decided where a networked test's goroutines were).
+			return sh, fmt.Errorf("no candidate schedule of %d tried reproduced the %s, the recorded one included (the replay file stays as found)", sh.m.Tries, tr.Kind)
+		}
 		return sh, fmt.Errorf("the minimisation wrote no record: %v", err)
 	}
 	return sh, nil
