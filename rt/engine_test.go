@@ -486,4 +486,9 @@ func TestReplayWaitsForGoroutineBackFromRealIO(t *testing.T) {
 			t.Fatalf("replay %d with the read 300ms late: diverged=%q bugs=%+v", i, rs.Diverged, rs.Bugs)
 		}
 	}
+	// Past the hang limit (1s here) the replay says where it diverged.
+	t.Setenv("PERIOD_TEST_READ_DELAY", "3s")
+	if rs := runChild(t, "realread", Config{Replay: s.Bugs[0].Replay, NoRace: true}); !strings.Contains(rs.Diverged, "is not enabled") {
+		t.Fatalf("replay with the read 3s late: want a divergence, got %+v", rs)
+	}
 }

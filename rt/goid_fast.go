@@ -9,8 +9,12 @@ func getg() unsafe.Pointer
 
 const haveGetg = true
 
-// hidden: see R. No split: the stack must not move while the address is
-// held as a number.
+// hidden returns p out of escape analysis's sight, as the runtime's
+// noescape does: a variable whose address only R and W take stays on its
+// goroutine's stack, as under go test (a packet buffer that
+// testing.AllocsPerRun counts as no allocation: pion/ice), and access
+// skips it there (onStack), since no other goroutine can reach a stack.
+// No split: the stack must not move while the address is held as a number.
 //
 //go:nosplit
 func hidden(p unsafe.Pointer) unsafe.Pointer {

@@ -268,7 +268,9 @@ func (e *engine) access(site string, p unsafe.Pointer, write bool) {
 // stay well below it, so their schedules do not change.
 const soloRecordLimit = 1 << 20
 
-// R is the key point before a read of *p; it returns p.
+// R is the key point before a read of *p; it returns p. The address goes
+// to the engine hidden from escape analysis (hidden), so that a variable
+// whose address only R and W take stays on the stack, as under go test.
 func R[T any](site string, p *T) *T {
 	if eng.active.Load() {
 		eng.access(site, hidden(unsafe.Pointer(p)), false)
@@ -283,12 +285,6 @@ func W[T any](site string, p *T) *T {
 	}
 	return p
 }
-
-// hidden (goid_fast.go) returns p out of escape analysis's sight, as the
-// runtime's noescape does: a variable whose address only R and W take
-// stays on its goroutine's stack, as under go test (a packet buffer that
-// testing.AllocsPerRun counts as no allocation: pion/ice), and access
-// skips it there (onStack), since no other goroutine can reach a stack.
 
 func mapAddr[M any](m *M) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(m)) }
 

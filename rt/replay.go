@@ -114,6 +114,9 @@ func (r *replayer) waitForDetached(e *engine) bool {
 	}
 	if r.waitPos != r.pos || r.waitFrom.IsZero() {
 		r.waitPos, r.waitFrom = r.pos, time.Now()
+		// Decide again when the wait is over, if nothing has: the
+		// divergence is then reported as such, not as a run abandoned.
+		time.AfterFunc(e.cfg.hangAfter, e.kickIdle)
 	}
 	return time.Since(r.waitFrom) < e.cfg.hangAfter
 }
