@@ -50,6 +50,10 @@ type Config struct {
 	// before any is explored: those go test runs before the explored test,
 	// so that a fresh process gives it the package state go test gives it.
 	Prelude  []string `json:",omitempty"`
+	// Selection is the user's -run pattern (replay files record it): the
+	// tests a fresh process runs first are those it selects before the
+	// explored one, as go test -run runs them (runner.TestsBefore).
+	Selection string `json:",omitempty"`
 	Parallel bool     // strategies that release runs (PERIOD's last period) run them free: see free.go
 	// EarlyTimers: a timer, sleep or deadline set to at most this far ahead
 	// may fire as soon as it is set, a choice the strategy makes (time.go:
@@ -807,7 +811,7 @@ func (e *engine) traceOf(cfg Config, test string, schedule int, b bug) *trace.Tr
 		Short: cfg.Short, Tags: cfg.Tags, Instrument: cfg.Instrument, Uninstrumented: cfg.Uninstrumented,
 		EarlyTimers: cfg.EarlyTimers, TimersWhenBlocked: cfg.TimersWhenBlocked, Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
 		Shared: e.mem.sharedSites(), Entries: e.entries(b.upTo),
-		Budget: cfg.Budget, Focus: cfg.Focus, Leaks: cfg.Leaks, IgnoreLeak: cfg.IgnoreLeak, Steps: cfg.userSteps(), Parallel: cfg.Parallel,
+		Budget: cfg.Budget, Focus: cfg.Focus, Leaks: cfg.Leaks, IgnoreLeak: cfg.IgnoreLeak, Steps: cfg.userSteps(), Parallel: cfg.Parallel, Selection: cfg.Selection,
 		ClockBase: timeBase,
 	}
 	tr.RecordSources()

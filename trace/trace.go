@@ -92,6 +92,10 @@ type Trace struct {
 	IgnoreLeak []string
 	Steps      int  // -steps, when set
 	Parallel   bool // found with -parallel
+	// Selection is the -run pattern of the exploration ("" ran every
+	// test): a replay runs first the selected tests go test -run runs
+	// before this one, as the confirmation did.
+	Selection string
 	// ClockBase is the instant the run's virtual clock started from: a
 	// replay starts there too, so that a program seeding randomness with
 	// time.Now().UnixNano() draws the same numbers (zero: not recorded).
@@ -152,6 +156,9 @@ func (t *Trace) Write(w io.Writer) error {
 	}
 	if t.Parallel {
 		fmt.Fprintln(bw, "parallel")
+	}
+	if t.Selection != "" {
+		fmt.Fprintf(bw, "run %s\n", t.Selection)
 	}
 	if !t.ClockBase.IsZero() {
 		fmt.Fprintf(bw, "clock-base %d\n", t.ClockBase.UnixNano())
@@ -296,6 +303,8 @@ func Read(r io.Reader) (*Trace, error) {
 			t.Steps, err = strconv.Atoi(rest)
 		case "parallel":
 			t.Parallel = true
+		case "run":
+			t.Selection = rest
 		case "clock-base":
 			var ns int64
 			if ns, err = strconv.ParseInt(rest, 10, 64); err == nil {

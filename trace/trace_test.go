@@ -71,6 +71,8 @@ func TestRoundTrip(t *testing.T) {
 	// period verify runs the exploration again with these.
 	ex := sample()
 	ex.Budget, ex.Focus, ex.Leaks, ex.IgnoreLeak, ex.Steps, ex.Parallel = 300, "p/x.go", "blocked", []string{"p.(*T).loop", "p.run"}, 5000, true
+	ex.Selection = "^(TestA|TestB)$"
+
 	buf.Reset()
 	ex.Write(&buf)
 	if got, err := Read(&buf); err != nil || !reflect.DeepEqual(got, ex) {

@@ -232,7 +232,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "period: %v\n", err)
 		return exitError
 	}
-	cfg := rt.Config{Run: f.run, Strategy: f.strategy, Seed: f.seed, Bound: f.bound, Budget: f.budget, Continue: f.cont,
+	cfg := rt.Config{Run: f.run, Selection: f.run, Strategy: f.strategy, Seed: f.seed, Bound: f.bound, Budget: f.budget, Continue: f.cont,
 		Focus: f.focus, MaxSteps: f.steps, AdaptiveSteps: !flagSet(fs, "steps"), OutDir: out, NoRace: !f.race, Parallel: f.parallel,
 		Leaks: f.leaks, IgnoreLeak: f.ignoreLeak, Short: f.short, Tags: f.tags, Uninstrumented: f.uninstr, EarlyTimers: f.earlyTimers,
 		TimersWhenBlocked: f.timers == "blocked"}
@@ -459,7 +459,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	// The tests go test runs before it first, as the confirmation ran
 	// them: caches they fill decide which key points the test reaches.
 	cfg := rt.Config{Replay: file, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, OutDir: work, MaxSteps: len(tr.Entries) + 1000,
-		Prelude: runner.TestsBefore(binary.Tests, tr.Test)}
+		Selection: tr.Selection, Prelude: runner.TestsBefore(binary.Tests, tr.Selection, tr.Test)}
 	results, err := runner.Run(ctx, binary, runner.Options{Config: cfg, Timeout: *timeout})
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)

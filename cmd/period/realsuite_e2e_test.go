@@ -14,6 +14,7 @@ import (
 
 	"github.com/period-dev/period/internal/report"
 	"github.com/period-dev/period/strategy"
+	"github.com/period-dev/period/trace"
 )
 
 // Correct spin, retry and polling loops give no verdict under any strategy
@@ -440,6 +441,32 @@ func TestReplayRunsTheTestsBeforeIt(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"verify", "-o", t.TempDir(), bugs[0].Replay}, &out, &errb); code != 1 || !strings.Contains(out.String(), "\nstill fails: the recorded schedule") {
 		t.Errorf("verify: exit %d, want the recorded schedule to still fail:\n%s%s", code, out.String(), errb.String())
+	}
+}
+
+// With -run selecting the test alone, as go test -run runs it, the
+// confirmation runs none of the tests before it (before: every test of the
+// package before it, natively: minutes in a suite with real sleeps); the
+// replay file records the selection, and period replay runs the test
+// alone too: here the bug is found in fresh processes, where the cache
+// starts empty, and a replay that ran TestFill first diverged.
+func TestRunSelectionRunsOnlySelectedTestsBefore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/replayafter")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "100", "-race=false", "-run", "^TestLostUpdate$", "-o", t.TempDir(), dir)
+	s := sums["TestLostUpdate"]
+	if code != 1 || len(s.Bugs) != 1 || strings.Contains(stderr, "go test runs before it") {
+		t.Fatalf("exit %d, %+v: want the lost update, confirmed without running TestFill first: %s", code, s, stderr)
+	}
+	tr, err := trace.ReadFile(s.Bugs[0].Replay)
+	if err != nil || tr.Selection != "^TestLostUpdate$" {
+		t.Fatalf("replay file: %v, selection %q", err, tr.Selection)
+	}
+	code, sums, stderr = periodJSON(t, "replay", "-json", s.Bugs[0].Replay)
+	if r := sums["TestLostUpdate"]; code != 1 || len(r.Bugs) != 1 || r.Diverged != "" {
+		t.Errorf("replay: exit %d, %+v: %s", code, r, stderr)
 	}
 }
 

@@ -346,7 +346,7 @@ func exploreAlone(ctx context.Context, b Binary, opts Options, test string, dead
 	o := opts
 	o.Pool, o.Fresh, o.Workers, o.Resume = nil, false, 1, ""
 	o.Config.Run = "^" + regexp.QuoteMeta(test) + "$"
-	o.Config.Prelude = TestsBefore(b.Tests, test) // as the confirmation ran it
+	o.Config.Prelude = TestsBefore(b.Tests, opts.Config.Selection, test) // as the confirmation ran it
 	if !deadline.IsZero() {
 		if o.Timeout = time.Until(deadline); o.Timeout <= 0 {
 			return Result{}, errTimeout
@@ -385,7 +385,7 @@ func exploreFreshConfirmed(ctx context.Context, b Binary, opts Options, test str
 	rs := []Result{r}
 	confirm(ctx, b, opts, rs)
 	r = rs[0]
-	if r.Unconfirmed == 0 || len(TestsBefore(b.Tests, test)) == 0 || !deadline.IsZero() && time.Now().After(deadline) {
+	if r.Unconfirmed == 0 || len(TestsBefore(b.Tests, opts.Config.Selection, test)) == 0 || !deadline.IsZero() && time.Now().After(deadline) {
 		return r, nil
 	}
 	opts.Progress("%s: exploring again with one process per schedule, each running first the tests go test runs before it", test)
@@ -431,7 +431,7 @@ func exploreFresh(ctx context.Context, b Binary, opts Options, test string, dead
 	o.Config.Run = "^" + regexp.QuoteMeta(test) + "$"
 	o.Config.Prelude = nil
 	if prelude {
-		o.Config.Prelude = TestsBefore(b.Tests, test)
+		o.Config.Prelude = TestsBefore(b.Tests, opts.Config.Selection, test)
 	}
 	start := time.Now()
 	total := Result{Summary: rt.Summary{Action: "summary", Package: b.Package, Test: test, Strategy: o.Config.Strategy, Seed: o.Config.Seed, Bound: o.Config.Bound}, Fresh: true}
@@ -662,7 +662,7 @@ func replayedAlone(ctx context.Context, b Binary, opts Options, test string, bug
 	defer os.RemoveAll(work)
 	cfg := rt.Config{Replay: bug.Replay, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, OutDir: work,
 		MaxSteps: len(tr.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak,
-		Prelude: TestsBefore(b.Tests, test)}
+		Prelude: TestsBefore(b.Tests, opts.Config.Selection, test)}
 	lctx, unlock := holdDir(ctx, b.Dir) // before Run: waiting is not part of its time limit
 	res, err := Run(lctx, b, Options{Config: cfg, Timeout: 2 * time.Minute})
 	unlock()
@@ -713,15 +713,20 @@ func replayedAlone(ctx context.Context, b Binary, opts Options, test string, bug
 const freshRecheckMax = 5
 
 // TestsBefore lists the tests go test runs before test, in its order (the
-// order of b.Tests): a fresh process runs them first, so that a test
-// written to run after them (a package-level fixture they advance, as in
-// some suites) starts from the state go test gives it. Confirmation,
-// minimisation and period replay all run them: a replay file reproduces
-// where its verdict was confirmed.
-func TestsBefore(tests []string, test string) []string {
-	for i, t := range tests {
+// order of b.Tests), among those selection (the user's -run pattern, ""
+// for all) selects, as go test -run runs them: a fresh process runs them
+// first, so that a test written to run after them (a package-level fixture
+// they advance, as in some suites) starts from the state go test gives it.
+// Confirmation, minimisation and period replay all run them: a replay file
+// reproduces where its verdict was confirmed (it records the selection).
+func TestsBefore(tests []string, selection, test string) []string {
+	sel, err := selectTests(tests, selection, "")
+	if err != nil {
+		sel = tests
+	}
+	for i, t := range sel {
 		if t == test {
-			return tests[:i:i]
+			return sel[:i:i]
 		}
 	}
 	return nil
