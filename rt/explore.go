@@ -49,12 +49,12 @@ type Config struct {
 	// Prelude names tests to run once each, natively and in this order,
 	// before any is explored: those go test runs before the explored test,
 	// so that a fresh process gives it the package state go test gives it.
-	Prelude  []string `json:",omitempty"`
+	Prelude []string `json:",omitempty"`
 	// Selection is the user's -run pattern (replay files record it): the
 	// tests a fresh process runs first are those it selects before the
 	// explored one, as go test -run runs them (runner.TestsBefore).
 	Selection string `json:",omitempty"`
-	Parallel bool     // strategies that release runs (PERIOD's last period) run them free: see free.go
+	Parallel  bool   // strategies that release runs (PERIOD's last period) run them free: see free.go
 	// EarlyTimers: a timer, sleep or deadline set to at most this far ahead
 	// may fire as soon as it is set, a choice the strategy makes (time.go:
 	// early). 0: timers fire when the clock reaches them, never before.
