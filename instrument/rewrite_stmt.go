@@ -810,8 +810,8 @@ func isBlank(e ast.Expr) bool {
 //	{ c0 := ch0; c1, v1 := ch1, v
 //	  sel := rt.Select(site, hasDefault, rt.RecvCase(c0), rt.SendCase(c1))
 //	  select {
-//	  case x := <-rt.RecvIf(sel, 0, c0): rt.SelectDone(sel); ...
-//	  case rt.SendIf(sel, 1, c1) <- v1: rt.SelectDone(sel); ...
+//	  case x := <-rt.RecvIf(sel, 0, c0): rt.SelectCaseDone(sel, 0); ...
+//	  case rt.SendIf(sel, 1, c1) <- v1: rt.SelectCaseDone(sel, 1); ...
 //	  case <-rt.DefaultIf(sel): rt.SelectDone(sel); ... } }
 //
 // Operands are evaluated once, in source order, as Go does on entering a select.
@@ -837,6 +837,7 @@ func (r *rewriter) selectStmt(s *ast.SelectStmt, lab *ast.LabeledStmt) ast.Stmt 
 		cc := cl.(*ast.CommClause)
 		cpos := cc.Case
 		idx := &ast.BasicLit{ValuePos: cpos, Kind: token.INT, Value: strconv.Itoa(len(cases))}
+		isDefault := cc.Comm == nil
 		switch comm := cc.Comm.(type) {
 		case nil:
 			hasDefault = true
@@ -866,7 +867,12 @@ func (r *rewriter) selectStmt(s *ast.SelectStmt, lab *ast.LabeledStmt) ast.Stmt 
 			pre = append(pre, r.selectRecv(pos, recvOf(comm.Rhs[0]), sel, idx, &cases))
 		}
 		cc.Body = r.stmts(cc.Body)
-		done := &ast.ExprStmt{X: r.hook(cc.Colon, "SelectDone", at(sel, cc.Colon))}
+		// A channel case names its index: a goroutine whose select the
+		// real select decided (plain mode) tells the engine which case fired.
+		var done ast.Stmt = &ast.ExprStmt{X: r.hook(cc.Colon, "SelectDone", at(sel, cc.Colon))}
+		if !isDefault {
+			done = &ast.ExprStmt{X: r.hook(cc.Colon, "SelectCaseDone", at(sel, cc.Colon), &ast.BasicLit{ValuePos: cc.Colon, Kind: token.INT, Value: idx.Value})}
+		}
 		cc.Body = append([]ast.Stmt{done}, cc.Body...)
 	}
 	hasDef := ident(strconv.FormatBool(hasDefault), pos)

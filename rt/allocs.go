@@ -24,10 +24,12 @@ func AllocsPerRun(runs int, f func()) float64 {
 	f()
 	e.mu.Lock()
 	g.plain = true
+	e.plainGoid.Store(g.goid)
 	e.mu.Unlock()
 	defer func() {
 		e.mu.Lock()
 		g.plain = false
+		e.plainGoid.Store(0)
 		e.mu.Unlock()
 	}()
 	return testing.AllocsPerRun(runs, f)

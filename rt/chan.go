@@ -325,12 +325,13 @@ func Send[T any](site string, ch chan<- T, v T) {
 		// Released before the send: a controlled receiver takes the
 		// channel's clocks before the value (firePartner).
 		e.outsideChan(schanOf(ch), false)
+		e.plainChan(schanOf(ch), true)
 		select {
 		case ch <- v:
 		default:
-			stop := e.blockingOutside(schanOf(ch))
+			w := e.blockingOutside(schanOf(ch))
 			ch <- v
-			stop()
+			w.release()
 		}
 	} else {
 		ch <- v
@@ -376,9 +377,9 @@ func Recv2[T any](site string, ch <-chan T) (T, bool) {
 		select {
 		case v, ok = <-ch:
 		default:
-			stop := e.blockingOutside(rchanOf(ch))
+			w := e.blockingOutside(rchanOf(ch))
 			v, ok = <-ch
-			stop()
+			w.release()
 		}
 	} else {
 		v, ok = <-ch
@@ -386,6 +387,7 @@ func Recv2[T any](site string, ch <-chan T) (T, bool) {
 	e.touchAsync(rchanOf(ch))
 	if g == nil {
 		e.outsideChan(rchanOf(ch), true)
+		e.plainChan(rchanOf(ch), false)
 		e.kickIdle()
 	}
 	e.opDone(g)
@@ -396,45 +398,136 @@ func Recv2[T any](site string, ch <-chan T) (T, bool) {
 // about to block on h, a send or receive nobody is ready for. Its partner
 // may be a controlled goroutine parked in the model, which can go once the
 // engine sees this one queued on h, and nothing tells the engine that: it
-// looks at h again shortly, then every millisecond until stop (a server's
+// looks at h again shortly, then every millisecond until w.stop (a server's
 // handler registering with a controlled goroutine waited until the test's
 // 100 ms timeout, r3labs/sse). The first look comes after the goroutine
 // has had time to queue itself. The later looks are one watcher's for all
 // such goroutines: one timer each, with hundreds blocked (CorentinB/warc's
 // 256 connections' writers), took e.mu 250,000 times a second from the
 // program's own goroutines.
-func (e *engine) blockingOutside(hs ...*hchan) (stop func()) {
-	first := time.AfterFunc(50*time.Microsecond, func() {
-		periodOwn.Add(1) // not a goroutine of the program's (freshOutside)
-		defer periodOwn.Add(-1)
-		for _, h := range hs {
-			e.touchAsync(h)
-		}
-		e.kickIdle()
-	})
-	w := &e.blockedOutside
+func (e *engine) blockingOutside(hs ...*hchan) *outsideWait {
+	w := newOutsideWait(e)
+	w.watch(hs...)
+	return w
+}
+
+// outsideWait is what the engine keeps of a goroutine outside control
+// about to block on channels: those it watches (blockingOutside) and, in a
+// select, those SelectDone releases (outsideChan). Records are pooled, their
+// timer and lists reused: a connection's writer that blocks once a packet
+// otherwise cost a timer, closures and lists an operation, allocations that
+// code counting its own (pion/ice's "does not allocate" tests, with
+// testing.AllocsPerRun around a write and a read) saw and go test does not.
+type outsideWait struct {
+	e     *engine
+	mu    sync.Mutex
+	armed bool     // watching hs: the first look is pending or done, stop not yet called
+	hs    []*hchan // the channels watched
+	first *time.Timer
+	chans []*hchan // a select's channels, released at SelectDone
+	cases []Case   // a plain-mode goroutine's select cases (SelectCaseDone)
+}
+
+var outsideWaits = sync.Pool{New: func() any { return new(outsideWait) }}
+
+func newOutsideWait(e *engine) *outsideWait {
+	w := outsideWaits.Get().(*outsideWait)
 	w.mu.Lock()
-	if w.chans == nil {
-		w.chans = map[*hchan]int{}
-	}
-	for _, h := range hs {
-		w.chans[h]++
-	}
-	if !w.ticking {
-		w.ticking = true
-		time.AfterFunc(time.Millisecond, func() { e.watchBlockedOutside() })
+	w.e = e
+	w.mu.Unlock()
+	return w
+}
+
+// watch arms the looks at hs.
+func (w *outsideWait) watch(hs ...*hchan) {
+	e := w.e
+	w.mu.Lock()
+	w.hs = append(w.hs[:0], hs...)
+	w.armed = true
+	if w.first == nil {
+		w.first = time.AfterFunc(50*time.Microsecond, w.look)
+	} else {
+		w.first.Reset(50 * time.Microsecond)
 	}
 	w.mu.Unlock()
-	return func() {
-		first.Stop()
-		w.mu.Lock()
-		for _, h := range hs {
-			if w.chans[h]--; w.chans[h] <= 0 {
-				delete(w.chans, h)
-			}
-		}
-		w.mu.Unlock()
+	bo := &e.blockedOutside
+	bo.mu.Lock()
+	if bo.chans == nil {
+		bo.chans = map[*hchan]int{}
 	}
+	for _, h := range hs {
+		bo.chans[h]++
+	}
+	if !bo.ticking {
+		bo.ticking = true
+		time.AfterFunc(time.Millisecond, e.watchBlockedOutside)
+	}
+	bo.mu.Unlock()
+}
+
+// look is the first look at the watched channels. A late one, after stop
+// and the record's reuse, looks at the next wait's channels: harmless.
+func (w *outsideWait) look() {
+	periodOwn.Add(1) // not a goroutine of the program's (freshOutside)
+	defer periodOwn.Add(-1)
+	w.mu.Lock()
+	if !w.armed {
+		w.mu.Unlock()
+		return
+	}
+	e := w.e
+	for _, h := range w.hs {
+		e.touchAsync(h)
+	}
+	w.mu.Unlock()
+	e.kickIdle()
+}
+
+// stop ends the looks at the watched channels.
+func (w *outsideWait) stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.armed {
+		return
+	}
+	w.armed = false
+	w.first.Stop()
+	bo := &w.e.blockedOutside
+	bo.mu.Lock()
+	for _, h := range w.hs {
+		if bo.chans[h]--; bo.chans[h] <= 0 {
+			delete(bo.chans, h)
+		}
+	}
+	bo.mu.Unlock()
+}
+
+// release stops the looks and returns w to the pool, holding no channel.
+func (w *outsideWait) release() {
+	w.stop()
+	w.mu.Lock()
+	clear(w.hs)
+	clear(w.chans)
+	clear(w.cases)
+	w.hs, w.chans, w.cases, w.e = w.hs[:0], w.chans[:0], w.cases[:0], nil
+	w.mu.Unlock()
+	outsideWaits.Put(w)
+}
+
+// outsideSelect returns the record of the calling goroutine outside
+// control in a select, made if it has none.
+func (e *engine) outsideSelect(id int64) *outsideWait {
+	e.outsideMu.Lock()
+	defer e.outsideMu.Unlock()
+	w := e.outsideSelects[id]
+	if w == nil {
+		w = newOutsideWait(e)
+		if e.outsideSelects == nil {
+			e.outsideSelects = map[int64]*outsideWait{}
+		}
+		e.outsideSelects[id] = w
+	}
+	return w
 }
 
 // blockedOutside is the channels goroutines outside control are blocked
@@ -466,7 +559,7 @@ func (e *engine) watchBlockedOutside() {
 		e.touchAsync(h)
 	}
 	e.kickIdle()
-	time.AfterFunc(time.Millisecond, func() { e.watchBlockedOutside() })
+	time.AfterFunc(time.Millisecond, e.watchBlockedOutside)
 }
 
 // Close is `close(ch)`.
@@ -626,6 +719,30 @@ func DefaultIf(sel int) <-chan struct{} {
 	return nil
 }
 
+// SelectCaseDone is SelectDone in the body of the select's case i (not
+// default): when the real select decided (sel is selectAll) for a
+// controlled goroutine in plain mode (AllocsPerRun), the engine learns
+// which case fired, and moves its channel's clocks (plainChan).
+func SelectCaseDone(sel, i int) {
+	if sel == selectAll {
+		eng.plainCaseDone(i)
+	}
+	SelectDone(sel)
+}
+
+func (e *engine) plainCaseDone(i int) {
+	id := e.plainGoid.Load()
+	if id == 0 || id != goid() {
+		return
+	}
+	e.outsideMu.Lock()
+	w := e.outsideSelects[id]
+	e.outsideMu.Unlock()
+	if w != nil && i < len(w.cases) {
+		e.plainChan(w.cases[i].ch, w.cases[i].send)
+	}
+}
+
 // SelectDone is the first statement of every case body of a rewritten
 // select: after the real operation of a case that was a rendezvous, the
 // goroutine waits for its partner (awaitPartner).
@@ -653,13 +770,17 @@ func SelectDone(sel int) {
 		}
 	}
 	if sel == selectAll { // also after the run ended: nothing stays behind
-		if stop, ok := e.outsideSelects.LoadAndDelete(goid()); ok {
-			stop.(func())()
-		}
-		if hs, ok := e.outsideSelectChans.LoadAndDelete(goid()); ok {
-			for _, h := range hs.([]*hchan) {
+		id := goid()
+		e.outsideMu.Lock()
+		w := e.outsideSelects[id]
+		delete(e.outsideSelects, id)
+		e.outsideMu.Unlock()
+		if w != nil {
+			w.stop()
+			for _, h := range w.chans {
 				e.outsideChan(h, true) // which case fired is not known: all
 			}
+			w.release()
 		}
 	}
 	if e.active.Load() {
@@ -676,7 +797,7 @@ func (e *engine) watchOutsideSelect(cases []Case) {
 	if !e.active.Load() || !chanLayoutOK {
 		return
 	}
-	var hs []*hchan
+	n := 0
 	for _, c := range cases {
 		h := c.ch
 		if h == nil {
@@ -686,11 +807,22 @@ func (e *engine) watchOutsideSelect(cases []Case) {
 			!c.send && (h.qcount > 0 || h.sendq.first != nil || h.timer != nil) {
 			return // it may not block: nothing to watch
 		}
-		hs = append(hs, h)
+		n++
 	}
-	if len(hs) > 0 {
-		e.outsideSelects.Store(goid(), e.blockingOutside(hs...))
+	if n == 0 {
+		return
 	}
+	w := e.outsideSelect(goid())
+	w.mu.Lock()
+	hs := w.hs[:0]
+	for _, c := range cases {
+		if c.ch != nil {
+			hs = append(hs, c.ch)
+		}
+	}
+	w.hs = hs
+	w.mu.Unlock()
+	w.watch(hs...)
 }
 
 // BlockForever is `select {}`.
@@ -717,15 +849,18 @@ func plainSelect(hasDefault bool, cases []Case) int {
 	e := eng
 	if !hasDefault {
 		e.watchOutsideSelect(cases)
+		if id := e.plainGoid.Load(); id != 0 && id == goid() {
+			w := e.outsideSelect(id)
+			w.cases = append(w.cases[:0], cases...) // SelectCaseDone moves the fired case's clocks
+		}
 		if e.outsideCaller() {
-			var hs []*hchan
+			w := e.outsideSelect(goid())
 			for _, c := range cases {
 				if c.ch != nil {
-					hs = append(hs, c.ch)
+					w.chans = append(w.chans, c.ch) // SelectDone acquires
 					e.outsideChan(c.ch, false)
 				}
 			}
-			e.outsideSelectChans.Store(goid(), hs) // SelectDone acquires
 		}
 		return selectAll
 	}
@@ -743,6 +878,7 @@ func plainSelect(hasDefault bool, cases []Case) int {
 		if h.closed != 0 || c.send && (h.dataqsiz > 0 && h.qcount < h.dataqsiz || h.recvq.first != nil) ||
 			!c.send && (h.qcount > 0 || h.sendq.first != nil) {
 			e.outsideChan(h, true) // ready: its operation follows at once
+			e.plainChan(h, c.send)
 			return i
 		}
 	}

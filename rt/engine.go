@@ -86,47 +86,52 @@ type gstate struct {
 	plain    bool   // measuring its own allocations (AllocsPerRun): its hooks act as outside control
 	entry    func() // its function, while it waits for its start key point (Stack)
 
-	fired     int        // select case chosen for this goroutine (by the scheduler or a partner)
-	partner   bool       // woken to complete a rendezvous started by the current goroutine
-	commit    int        // blocked in a select: the case (+1) that became ready first (0: none; see commitCase)
-	settling  bool       // running to its next key point after a rendezvous
-	abort     bool       // the run is over: unwind
-	t         *testing.T // test and subtest goroutines: unwound with SkipNow, as testing requires
-	lastSite  string
-	kps       int          // key points executed in this run
-	born      int          // key points the parent had executed when it started g
-	lastEv    int          // index in e.log of the last step g took part in (its own, or as a partner)
-	passed    int          // decisions since g last ran at which g was enabled and another goroutine was chosen
-	vc        vc           // vector clock (race detection)
-	slot      strategy.GID // its entry in vector clocks: reused after goroutines end (raceState.takeSlot)
-	floor     uint32       // the slot's entry when g took it: the previous holder's last (timerStart)
-	accessAt  uint32       // g's entry at its latest recorded access (raceState.freeSlot)
-	sub       *subtest     // subtests made by TRun, and tests with parallel subtests
-	cleanups  []func()     // t.Cleanup functions of the (sub)test run by this goroutine
-	tctx      *vctx        // t.Context() of the (sub)test run by this goroutine, once asked for
-	created   string       // site of the go statement that started g
-	creator   uintptr      // pc in the function that executed it (resolved only for reports)
-	ioProbe   int          // e.steps+1 when probeIO last armed a look at it
-	inCand    bool         // in e.rs.cand (ready.go)
-	fast      bool         // parked at an operation always ready: in e.rs.en without being a candidate
-	lockOK    bool         // parked at a waitLock found ready: in e.rs.en and p.mm.lockReady, not a candidate
-	lockGen   uint32       // tells live entries of lockReady from stale ones
-	inEn      bool         // in the enabled set (e.rs.en once flushed)
-	placed    bool         // in e.rs.en
-	queued    bool         // in e.rs.ins
-	dirty     bool         // in e.rs.dirty
-	newEv     bool         // parked anew since its event in e.rs.evs was written
-	passedAt  int          // in e.rs.en: passed is passedAt + e.rs.decisions
-	enAt      int          // index in e.rs.en when last looked for (a hint)
-	vPassed   int          // passed as a full pass counts it (verifyReady)
-	blocked   bool         // parked, not ready, registered under what it waits for
-	waited    bool         // its channel operation was found blocked: Go has queued it (chanReady)
-	lockQ     *mutexModel  // the mutex whose queue of blocked Lock callers holds g (lockTurn)
-	blockGen  uint32       // tells live registrations from stale ones
-	misses    uint8        // decisions in a row at which g, a candidate, was not ready
-	helper    bool         // started by Period on the standard library's behalf: never a leak
-	daemon    bool         // started by a package-level sync.Once's function (PackageOnceDo): never a leak
-	onceDepth int          // package-level Once functions g is running (PackageOnceDo)
+	fired    int        // select case chosen for this goroutine (by the scheduler or a partner)
+	partner  bool       // woken to complete a rendezvous started by the current goroutine
+	commit   int        // blocked in a select: the case (+1) that became ready first (0: none; see commitCase)
+	settling bool       // running to its next key point after a rendezvous
+	abort    bool       // the run is over: unwind
+	t        *testing.T // test and subtest goroutines: unwound with SkipNow, as testing requires
+	lastSite string
+	kps      int          // key points executed in this run
+	born     int          // key points the parent had executed when it started g
+	lastEv   int          // index in e.log of the last step g took part in (its own, or as a partner)
+	passed   int          // decisions since g last ran at which g was enabled and another goroutine was chosen
+	vc       vc           // vector clock (race detection)
+	slot     strategy.GID // its entry in vector clocks: reused after goroutines end (raceState.takeSlot)
+	floor    uint32       // the slot's entry when g took it: the previous holder's last (timerStart)
+	accessAt uint32       // g's entry at its latest recorded access (raceState.freeSlot)
+	sub      *subtest     // subtests made by TRun, and tests with parallel subtests
+	cleanups []func()     // t.Cleanup functions of the (sub)test run by this goroutine
+	tctx     *vctx        // t.Context() of the (sub)test run by this goroutine, once asked for
+	created  string       // site of the go statement that started g
+	creator  uintptr      // pc in the function that executed it (resolved only for reports)
+	ioProbe  int          // e.steps+1 when probeIO last armed a look at it
+	// ioProbeGen, ioProbeStep: the run and step probeIO armed its look at;
+	// ioTimer: that look's timer, reused.
+	ioProbeGen  uint64
+	ioProbeStep int
+	ioTimer     *time.Timer
+	inCand      bool        // in e.rs.cand (ready.go)
+	fast        bool        // parked at an operation always ready: in e.rs.en without being a candidate
+	lockOK      bool        // parked at a waitLock found ready: in e.rs.en and p.mm.lockReady, not a candidate
+	lockGen     uint32      // tells live entries of lockReady from stale ones
+	inEn        bool        // in the enabled set (e.rs.en once flushed)
+	placed      bool        // in e.rs.en
+	queued      bool        // in e.rs.ins
+	dirty       bool        // in e.rs.dirty
+	newEv       bool        // parked anew since its event in e.rs.evs was written
+	passedAt    int         // in e.rs.en: passed is passedAt + e.rs.decisions
+	enAt        int         // index in e.rs.en when last looked for (a hint)
+	vPassed     int         // passed as a full pass counts it (verifyReady)
+	blocked     bool        // parked, not ready, registered under what it waits for
+	waited      bool        // its channel operation was found blocked: Go has queued it (chanReady)
+	lockQ       *mutexModel // the mutex whose queue of blocked Lock callers holds g (lockTurn)
+	blockGen    uint32      // tells live registrations from stale ones
+	misses      uint8       // decisions in a row at which g, a candidate, was not ready
+	helper      bool        // started by Period on the standard library's behalf: never a leak
+	daemon      bool        // started by a package-level sync.Once's function (PackageOnceDo): never a leak
+	onceDepth   int         // package-level Once functions g is running (PackageOnceDo)
 	// Spin parking (spin.go): the objects g polled since its last effect,
 	// whether there were too many, whether g waits at a Gosched for one of
 	// them to be written, and the address of a CompareAndSwap in progress.
@@ -279,20 +284,19 @@ type engine struct {
 	lastEffect    int           // the last step whose operation can change state (not a poll: Op.IsPoll)
 	pollYields    int           // yields, selects and try-locks since lastEffect
 	progress      atomic.Int64  // steps taken, read by the watchdog
-	// outsideSelects holds, per goroutine outside control blocked in a
-	// select without default, what stops the engine's looks at its
-	// channels (watchOutsideSelect); keyed by goroutine id.
-	outsideSelects sync.Map
-	// outsideSelectChans holds, per goroutine outside control in a
-	// select without default, its channels, until SelectDone
-	// (outsideChan).
-	outsideSelectChans sync.Map
-	blockedOutside     blockedOutside // channels goroutines outside control are blocked on (blockingOutside)
-	wgWaits            int            // controlled goroutines in WaitGroup.Wait (waitsForOutsideCount)
-	countWaitFrom      time.Time      // when the run began waiting, at step countWaitStep, for counts outside control (waitsForOutsideCount)
-	countWaitStep      int
-	countLookArmed     bool         // a look at those counts is scheduled
-	stepStamp          atomic.Int64 // real time (UnixNano) of a recent step, taken every stampEvery+1 steps (catchUp's anchor)
+	// outsideSelects holds, per goroutine outside control in a select
+	// without default, the channels the engine looks at while it blocks
+	// (watchOutsideSelect) and those SelectDone releases (outsideChan);
+	// keyed by goroutine id, under outsideMu.
+	outsideMu      sync.Mutex
+	plainGoid      atomic.Int64 // the goroutine in plain mode (AllocsPerRun), 0 if none
+	outsideSelects map[int64]*outsideWait
+	blockedOutside blockedOutside // channels goroutines outside control are blocked on (blockingOutside)
+	wgWaits        int            // controlled goroutines in WaitGroup.Wait (waitsForOutsideCount)
+	countWaitFrom  time.Time      // when the run began waiting, at step countWaitStep, for counts outside control (waitsForOutsideCount)
+	countWaitStep  int
+	countLookArmed bool         // a look at those counts is scheduled
+	stepStamp      atomic.Int64 // real time (UnixNano) of a recent step, taken every stampEvery+1 steps (catchUp's anchor)
 
 	log     stepLog     // every step of the run (steplog.go)
 	choices []choiceRec // open choices, by position among the steps

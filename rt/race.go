@@ -205,8 +205,8 @@ func (m *vc) publish(v *vc) {
 		m.join(*v)
 		return
 	}
-	io := m.io || v.io
-	*m = v.clone()
+	io, room := m.io || v.io, m.over
+	*m = v.cloneInto(room)
 	m.io = io
 }
 
@@ -336,12 +336,27 @@ func (v *vc) tick(g strategy.GID) { v.set(g, v.get(g)+1) }
 
 // clone is a copy of v that shares its dense part: both copy it before
 // writing it.
-func (v *vc) clone() vc {
+func (v *vc) clone() vc { return v.cloneInto(nil) }
+
+// cloneInto is clone with its entries over the dense part copied into
+// room when it is large enough: an object's clock that each release
+// replaces (an atomic stored in a loop) keeps its slice instead of
+// allocating one a release, which code counting its own allocations
+// (testing.AllocsPerRun around a connection's write) would see. room must
+// belong to the clock being replaced: over slices are never shared
+// between clocks (every copy goes through overEntries).
+func (v *vc) cloneInto(room []vcEntry) vc {
 	if v.d != nil && !v.d.shared {
 		v.d.shared = true
 		v.d.id = vcDenseIDs.Add(1)
 	}
-	return vc{d: v.d, over: overEntries(v.over), io: v.io, joined: v.joined}
+	over := room[:0]
+	if cap(room) >= len(v.over) {
+		over = append(over, v.over...)
+	} else {
+		over = overEntries(v.over)
+	}
+	return vc{d: v.d, over: over, io: v.io, joined: v.joined}
 }
 
 // entries is the memory v holds, in entries (tests).
@@ -495,8 +510,10 @@ func atomRIdx(x *epochIndex) *map[strategy.GID]int32 { return &x.atomR }
 func atomWIdx(x *epochIndex) *map[strategy.GID]int32 { return &x.atomW }
 
 type chanClocks struct {
-	items        []vc       // clocks of the values in the buffer, oldest first
-	recvs        map[int]vc // clock of the k-th receive, until the (k+C)-th send takes it
+	items        []vc // clocks of the values in the buffer, oldest first, from items[head]
+	head         int
+	spare        [][]vcEntry // entry slices of clocks dropped, for the next copies (recycle)
+	recvs        map[int]vc  // clock of the k-th receive, until the (k+C)-th send takes it
 	nsend, nrecv int
 	closed       vc
 	// mixed: a goroutine outside control used the channel in this run.
@@ -514,14 +531,59 @@ func (c *chanClocks) mix() {
 		return
 	}
 	c.mixed = true
-	for _, it := range c.items {
+	for _, it := range c.items[c.head:] {
 		c.all.join(it)
 	}
 	for _, r := range c.recvs {
 		c.all.join(r)
 	}
 	c.all.join(c.closed)
-	c.items, c.recvs = nil, map[int]vc{}
+	c.items, c.head, c.recvs = nil, 0, map[int]vc{}
+}
+
+// A channel's clocks are copies made and dropped at every buffered send and
+// receive; the slices of entries of those dropped are kept (a few) for the
+// next copies, so that a connection's loop passing values through a
+// buffered channel allocates nothing per value (pion/ice's "does not
+// allocate" test counted one a round trip).
+
+// copyOf is a copy of clk, its entries in a recycled slice if one is kept.
+func (c *chanClocks) copyOf(clk *vc) vc {
+	var room []vcEntry
+	if n := len(c.spare); n > 0 {
+		room, c.spare = c.spare[n-1], c.spare[:n-1]
+	}
+	return clk.cloneInto(room)
+}
+
+// recycle keeps the entries of a clock c no longer holds.
+func (c *chanClocks) recycle(clk vc) {
+	if cap(clk.over) > 0 && len(c.spare) < 4 {
+		c.spare = append(c.spare, clk.over[:0])
+	}
+}
+
+// push queues a copy of clk, the clock of the value just buffered.
+func (c *chanClocks) push(clk *vc) {
+	if len(c.items) == cap(c.items) && c.head > 0 && c.head >= len(c.items)/2 {
+		n := copy(c.items, c.items[c.head:])
+		clear(c.items[n:])
+		c.items, c.head = c.items[:n], 0
+	}
+	c.items = append(c.items, c.copyOf(clk))
+}
+
+// pop takes the clock of the oldest buffered value.
+func (c *chanClocks) pop() (vc, bool) {
+	if c.head == len(c.items) {
+		return vc{}, false
+	}
+	it := c.items[c.head]
+	c.items[c.head] = vc{}
+	if c.head++; c.head == len(c.items) {
+		c.items, c.head = c.items[:0], 0
+	}
+	return it, true
 }
 
 // outsideChan: a goroutine outside control completed an operation on h,
@@ -542,6 +604,27 @@ func (e *engine) outsideChan(h *hchan, acquire bool) {
 			e.race.outside.join(c.all)
 		}
 		c.all.join(e.race.outside)
+	}
+	e.mu.Unlock()
+}
+
+// plainChan: a controlled goroutine in plain mode (AllocsPerRun) sends on
+// h (before the send) or has received from it. Its operation is not in the
+// model, but the clocks of h's buffered values are a queue that every
+// send and receive must move: without it, a controlled sender's clocks
+// piled up, one a value the plain receiver took (memory that grew with the
+// runs), and the next controlled receiver acquired an older value's clock
+// than its own (a race that is not).
+func (e *engine) plainChan(h *hchan, send bool) {
+	if h == nil || !e.active.Load() {
+		return
+	}
+	e.mu.Lock()
+	// Only a channel the model has clocks for: one made and used in plain
+	// mode alone (a channel per measured call) would cost the model's
+	// bookkeeping of a fresh channel, about ten allocations, each call.
+	if g := e.byGoid[goid()]; g != nil && g.plain && e.race.on && e.race.chans[h] != nil {
+		e.chanSync(g, h, send, nil)
 	}
 	e.mu.Unlock()
 }
@@ -586,9 +669,10 @@ func (e *engine) outsideCaller() bool {
 }
 
 type raceState struct {
-	on    bool
-	objs  byAddr[vc]         // sync objects: mutexes, WaitGroups, Onces, pooled values (a boxed constant lies outside the heap)
-	robjs byObject[byte, vc] // RWMutex read-unlock clocks
+	scratch []vcEntry // chanSync's copy of a clock's entries, reused
+	on      bool
+	objs    byAddr[vc]         // sync objects: mutexes, WaitGroups, Onces, pooled values (a boxed constant lies outside the heap)
+	robjs   byObject[byte, vc] // RWMutex read-unlock clocks
 	// atoms are the clocks of sync/atomic's variables: an atomic may live
 	// outside Go's heap (a shared memory mapping).
 	atoms byAddr[vc]
@@ -732,9 +816,12 @@ func (e *engine) chanSync(g *gstate, h *hchan, send bool, partner *gstate) {
 	c := e.chanClocksOf(h)
 	if partner != nil {
 		// Unbuffered: each side happens before the other's completion.
-		mine := g.vc.clone()
+		// mine is a scratch copy (joins copy what they keep), its
+		// entries in a buffer kept for the next rendezvous.
+		mine := g.vc.cloneInto(e.race.scratch)
 		g.vc.join(partner.vc)
 		partner.vc.join(mine)
+		e.race.scratch = mine.over
 		g.vc.tick(g.slot)
 		partner.vc.tick(partner.slot)
 		return
@@ -762,10 +849,11 @@ func (e *engine) chanSync(g *gstate, h *hchan, send bool, partner *gstate) {
 			if rc, ok := c.recvs[k]; ok {
 				g.vc.join(rc)
 				delete(c.recvs, k)
+				c.recycle(rc)
 			}
 		}
 		if h.dataqsiz > 0 {
-			c.items = append(c.items, g.vc.clone())
+			c.push(&g.vc)
 		}
 		g.vc.tick(g.slot)
 		return
@@ -778,13 +866,13 @@ func (e *engine) chanSync(g *gstate, h *hchan, send bool, partner *gstate) {
 		}
 		return
 	}
-	if len(c.items) > 0 {
-		g.vc.join(c.items[0])
-		c.items = c.items[1:]
+	if it, ok := c.pop(); ok {
+		g.vc.join(it)
+		c.recycle(it)
 	}
 	c.nrecv++
 	if h.dataqsiz > 0 {
-		c.recvs[c.nrecv] = g.vc.clone()
+		c.recvs[c.nrecv] = c.copyOf(&g.vc)
 	}
 	g.vc.tick(g.slot)
 }
@@ -841,7 +929,7 @@ func (e *engine) timerSent(ch chan time.Time, clk vc) {
 	c := e.chanClocksOf(chanOf(ch))
 	c.nsend++
 	delete(c.recvs, c.nsend-cap(ch))
-	c.items = append(c.items, clk.clone())
+	c.push(&clk)
 }
 
 // timerDrained: Stop or Reset took the undelivered value out of a timer channel.
@@ -850,8 +938,8 @@ func (e *engine) timerDrained(ch chan time.Time) {
 		return
 	}
 	c := e.chanClocksOf(chanOf(ch))
-	if len(c.items) > 0 {
-		c.items = c.items[1:]
+	if it, ok := c.pop(); ok {
+		c.recycle(it)
 	}
 	c.nrecv++
 }

@@ -6,7 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"reflect"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -49,14 +51,25 @@ func (e *engine) probeIO(g *gstate) {
 		return
 	}
 	g.ioProbe = e.steps + 1
-	gen, step := e.runGen, e.steps
-	time.AfterFunc(ioProbeDelay, func() {
-		e.mu.Lock()
-		defer e.mu.Unlock()
-		if e.active.Load() && !e.finished && e.runGen == gen && e.steps == step && e.cur == g && e.transit == 0 && !e.settlingOutside && waitsForOthers(g.goid) {
-			e.detachCurrent(g, true)
-		}
-	})
+	g.ioProbeGen, g.ioProbeStep = e.runGen, e.steps
+	// One timer per goroutine, reset at each probe: a connection's reads
+	// and writes would otherwise cost a timer and a closure each, which
+	// code counting its own allocations sees (pion/ice).
+	if g.ioTimer == nil {
+		g.ioTimer = time.AfterFunc(ioProbeDelay, func() { e.ioLook(g) })
+	} else {
+		g.ioTimer.Reset(ioProbeDelay)
+	}
+}
+
+// ioLook is probeIO's look at g: still at the step it was armed at, blocked
+// for real, it is detached.
+func (e *engine) ioLook(g *gstate) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.active.Load() && !e.finished && e.runGen == g.ioProbeGen && e.steps == g.ioProbeStep && e.cur == g && e.transit == 0 && !e.settlingOutside && waitsForOthers(g.goid) {
+		e.detachCurrent(g, true)
+	}
 }
 
 // fileOrdersGoroutines tells whether f is a pipe or a socket other than the
@@ -96,6 +109,9 @@ func (e *engine) fileOrdersGoroutines(f *os.File) bool {
 
 // SetDeadlineIface is x.SetDeadline(t).
 func SetDeadlineIface(x interface{ SetDeadline(time.Time) error }, t time.Time) error {
+	if in, ok := promotedStd(x, "SetDeadline").(interface{ SetDeadline(time.Time) error }); ok {
+		return SetDeadlineIface(in, t)
+	}
 	if rw, ok := x.(interface {
 		SetReadDeadline(time.Time) error
 		SetWriteDeadline(time.Time) error
@@ -110,6 +126,9 @@ func SetDeadlineIface(x interface{ SetDeadline(time.Time) error }, t time.Time) 
 
 // SetReadDeadlineIface is x.SetReadDeadline(t).
 func SetReadDeadlineIface(x interface{ SetReadDeadline(time.Time) error }, t time.Time) error {
+	if in, ok := promotedStd(x, "SetReadDeadline").(interface{ SetReadDeadline(time.Time) error }); ok {
+		return SetReadDeadlineIface(in, t)
+	}
 	if !armable(x, t) {
 		return x.SetReadDeadline(toRealClock(x, t))
 	}
@@ -120,6 +139,9 @@ func SetReadDeadlineIface(x interface{ SetReadDeadline(time.Time) error }, t tim
 
 // SetWriteDeadlineIface is x.SetWriteDeadline(t).
 func SetWriteDeadlineIface(x interface{ SetWriteDeadline(time.Time) error }, t time.Time) error {
+	if in, ok := promotedStd(x, "SetWriteDeadline").(interface{ SetWriteDeadline(time.Time) error }); ok {
+		return SetWriteDeadlineIface(in, t)
+	}
 	if !armable(x, t) {
 		return x.SetWriteDeadline(toRealClock(x, t))
 	}
@@ -214,6 +236,89 @@ func toRealClock(x any, t time.Time) time.Time {
 	}
 	return realInstant(t)
 }
+
+// promotedStd returns the value of a standard library type whose method
+// name x's method is, promoted through embedding (sarama's bufConn embeds
+// a net.Conn and declares Read only): that value's deadline is the real
+// one, and the hook treats it as such. Before, the virtual instant went to
+// the TCP connection unchanged, a real deadline as far from the real
+// present as the virtual clock lagged behind it: reads timed out at once
+// (sarama's ListTopics retries, "i/o timeout" on every attempt). nil when
+// x, or a type on the way, declares the method itself (pion's deadlines
+// of the virtual clock).
+func promotedStd(x any, name string) any {
+	if x == nil || stdType(x) || !eng.active.Load() {
+		return nil
+	}
+	v := reflect.ValueOf(x)
+	for depth := 0; depth < 4; depth++ {
+		t := v.Type()
+		if declares(t, name) || t.Kind() == reflect.Pointer && declares(t.Elem(), name) {
+			return nil
+		}
+		for v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return nil
+			}
+			v = v.Elem()
+		}
+		if v.Kind() != reflect.Struct {
+			return nil
+		}
+		var next reflect.Value
+		for i := 0; i < v.NumField(); i++ {
+			if f := v.Type().Field(i); !f.Anonymous || !f.IsExported() {
+				continue
+			}
+			fv := v.Field(i)
+			if fv.Kind() == reflect.Interface {
+				if fv.IsNil() {
+					continue
+				}
+				fv = fv.Elem()
+			}
+			if _, ok := fv.Type().MethodByName(name); ok {
+				next = fv
+				break
+			}
+		}
+		if !next.IsValid() || !next.CanInterface() {
+			return nil
+		}
+		if in := next.Interface(); stdType(in) {
+			return in
+		}
+		v = next
+	}
+	return nil
+}
+
+// declares tells whether t's method name is declared in source, not a
+// wrapper the compiler made for a method promoted through embedding (or
+// for a value method called through a pointer). Cached by type.
+func declares(t reflect.Type, name string) bool {
+	k := declKey{t, name}
+	if d, ok := declared.Load(k); ok {
+		return d.(bool)
+	}
+	d := false
+	if m, ok := t.MethodByName(name); ok {
+		pc := m.Func.Pointer()
+		if f := runtime.FuncForPC(pc); f != nil {
+			file, _ := f.FileLine(pc)
+			d = file != "<autogenerated>"
+		}
+	}
+	declared.Store(k, d)
+	return d
+}
+
+type declKey struct {
+	t    reflect.Type
+	name string
+}
+
+var declared sync.Map // declKey -> bool
 
 // stdType tells whether x's dynamic type (or what it points to) is
 // declared in the standard library.

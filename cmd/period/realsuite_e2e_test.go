@@ -864,7 +864,7 @@ func TestSubtestAfterHandoff(t *testing.T) {
 func TestConnectionDeadlinesAreVirtual(t *testing.T) {
 	for _, st := range []string{"period", "random"} {
 		t.Run(st, func(t *testing.T) {
-			checkLangProgram(t, "testdata/conndeadline", 4, nil, "-budget", "3", "-strategy", st)
+			checkLangProgram(t, "testdata/conndeadline", 5, nil, "-budget", "3", "-strategy", st)
 		})
 	}
 }

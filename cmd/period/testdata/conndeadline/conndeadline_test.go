@@ -128,3 +128,29 @@ func TestEarlierDeadlineAnswersFirst(t *testing.T) {
 	}
 	<-done
 }
+
+// wrapped is a type of the program that embeds the connection and
+// declares Read only: its deadline methods are net.Conn's, promoted.
+type wrapped struct{ net.Conn }
+
+func (w wrapped) Read(b []byte) (int, error) { return w.Conn.Read(b) }
+
+// A deadline set through such a type is the connection's: a timer of the
+// virtual clock. Before, the virtual instant went to the connection
+// unchanged; after the run computed for a while (work: far more real time
+// than virtual), the clock lagged real time by more than 100 ms and the
+// read timed out at once (sarama's bufConn: every ListTopics retry failed
+// with "i/o timeout").
+func TestDeadlineThroughEmbeddingType(t *testing.T) {
+	client, server := pair(t)
+	var mu sync.Mutex
+	work(&mu)
+	conn := net.Conn(wrapped{server})
+	if err := conn.SetReadDeadline(time.Now().Add(100 * time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	go client.Write([]byte{1})
+	if _, err := conn.Read(make([]byte, 1)); err != nil {
+		t.Fatalf("read: %v", err)
+	}
+}
