@@ -210,6 +210,7 @@ type engine struct {
 	soloGoid  atomic.Int64
 	soloPlain atomic.Int64 // plain accesses made on that path (plainAccesses)
 	soloSeen  int          // plain accesses recorded while the test goroutine was alone
+	soloSites [256]soloSite
 	runIdx    int
 
 	gs            []*gstate

@@ -16,6 +16,7 @@ import (
 // future Go release falls back to the slow path instead of misbehaving.
 var goidOffset = calibrateGoid()
 
+//go:noinline
 func slowGoid() int64 {
 	var b [64]byte
 	n := runtime.Stack(b[:], false)

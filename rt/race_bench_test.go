@@ -112,3 +112,19 @@ func localAccessFresh(b *testing.B, beside bool) {
 		})
 	})
 }
+
+// BenchmarkSoloAccess: a read by the test goroutine, alone in its run for
+// longer than soloRecordLimit accesses (a compression or a parser's loop):
+// the path without bookkeeping, which such tests take billions of times.
+func BenchmarkSoloAccess(b *testing.B) {
+	runControlledRace(&stay{}, true, func() {
+		x := escaped(new(int))
+		for i := 0; i < soloRecordLimit+1; i++ {
+			_ = *R("warm", x)
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			_ = *R("solo", x)
+		}
+	})
+}
