@@ -32,13 +32,21 @@ type addrInfo struct {
 const maxOwnerSites = 8
 
 type memState struct {
-	addrs   map[uintptr]uint32 // address -> index in infos
-	infos   [][]addrInfo       // chunks of infoChunk, reused from run to run
-	ninfo   uint32
-	addrsAt int             // the most entries addrs has held: a cleared map keeps its room (ownHeap)
-	shared  map[string]bool // sites known to touch shared memory, fixed for the run
-	learned map[string]bool // sites found in this run; they join shared at the next run
-	frozen  bool            // replay: the site set comes from the replay file
+	// Addresses are found by their line of lineBytes: lines maps a line's
+	// first address to its index in lineChunks, whose slots hold, by
+	// offset, an index in infos. A loop over a buffer or an array meets a
+	// new line every lineBytes bytes, not a new map key every byte
+	// (docs/scale.md: two map look-ups per access were half the time of a
+	// test that fills megabytes beside another goroutine).
+	lines      map[uintptr]uint32
+	lineChunks [][]memLine // chunks of lineChunk, reused from run to run
+	nlines     uint32
+	linesAt    int          // the most entries lines has held: a cleared map keeps its room (ownHeap)
+	infos      [][]addrInfo // chunks of infoChunk, reused from run to run
+	ninfo      uint32
+	shared     map[string]bool // sites known to touch shared memory, fixed for the run
+	learned    map[string]bool // sites found in this run; they join shared at the next run
+	frozen     bool            // replay: the site set comes from the replay file
 	// keep holds the memory each record describes, so that the collector
 	// gives none of its addresses to a new object while the record lasts:
 	// a fresh object there, touched by another goroutine than the old
@@ -47,15 +55,26 @@ type memState struct {
 	// with -race=false; race detection's records hold theirs already).
 	keep []unsafe.Pointer
 
-	recent    [256]recentAddr // a direct-mapped cache in front of addrs
+	recent    [256]recentLine // a direct-mapped cache in front of lines
 	sites     siteTab         // site strings to small ids
 	sharedIDs []uint8         // by site id: 0 not looked up in this run, 1 not shared, 2 shared
 }
 
-// recentAddr caches an address's index in infos: a loop reading the same
-// fields (a parser's position, a node's flags) skips the map.
-type recentAddr struct {
-	addr uintptr
+// lineBytes is the size of a line of addresses (memState.lines); lineChunk
+// lines are allocated at once.
+const (
+	lineBytes = 32
+	lineChunk = 1024
+)
+
+// memLine holds, by offset in its line, an address's index in infos plus
+// one (0: no record). No pointers: the collector has nothing to scan.
+type memLine [lineBytes]uint32
+
+// recentLine caches a line's index (plus one) in lineChunks: a loop over
+// the same fields or the next bytes of a buffer skips the map.
+type recentLine struct {
+	base uintptr
 	idx  uint32
 }
 
@@ -72,28 +91,46 @@ const addrInfoBlock = 512
 // e.mu is held.
 func (m *memState) info(p unsafe.Pointer, owner strategy.GID) (*addrInfo, bool) {
 	addr := uintptr(p)
-	r := &m.recent[(addr^addr>>8)%uintptr(len(m.recent))]
-	if r.addr == addr && addr != 0 {
-		return &m.infos[r.idx/infoChunk][r.idx%infoChunk], false
+	base := addr &^ (lineBytes - 1)
+	r := &m.recent[(base/lineBytes^base>>12)%uintptr(len(m.recent))]
+	if r.base != base || r.idx == 0 {
+		li, ok := m.lines[base]
+		if !ok {
+			li = m.newLine()
+			m.lines[base] = li
+		}
+		*r = recentLine{base, li + 1}
 	}
-	if i, ok := m.addrs[addr]; ok {
-		*r = recentAddr{addr, i}
+	slot := &m.lineChunks[(r.idx-1)/lineChunk][(r.idx-1)%lineChunk][addr-base]
+	if *slot != 0 {
+		i := *slot - 1
 		return &m.infos[i/infoChunk][i%infoChunk], false
 	}
 	if m.ninfo == maxAddrs {
 		m.forget()
+		return m.info(p, owner)
 	}
 	i := m.ninfo
-	*r = recentAddr{addr, i}
 	if int(i/infoChunk) == len(m.infos) {
 		m.infos = append(m.infos, make([]addrInfo, infoChunk))
 	}
 	m.ninfo++
-	m.addrs[addr] = i
+	*slot = i + 1
 	m.keep = append(m.keep, p)
 	info := &m.infos[i/infoChunk][i%infoChunk]
 	*info = addrInfo{owner: owner}
 	return info, true
+}
+
+// newLine takes a line with no record from the chunks.
+func (m *memState) newLine() uint32 {
+	i := m.nlines
+	if int(i/lineChunk) == len(m.lineChunks) {
+		m.lineChunks = append(m.lineChunks, make([]memLine, lineChunk))
+	}
+	m.lineChunks[i/lineChunk][i%lineChunk] = memLine{}
+	m.nlines++
+	return i
 }
 
 // maxAddrs bounds the addresses a run keeps records of (about 60 bytes
@@ -106,8 +143,9 @@ const maxAddrs = 1 << 20
 
 // forget drops every address record of the run (maxAddrs).
 func (m *memState) forget() {
-	m.addrsAt = max(m.addrsAt, len(m.addrs))
-	clear(m.addrs)
+	m.linesAt = max(m.linesAt, len(m.lines))
+	clear(m.lines)
+	m.nlines = 0
 	m.ninfo = 0
 	clear(m.recent[:])
 	clear(m.keep)
@@ -159,14 +197,18 @@ func (info *addrInfo) note(id uint32) {
 // reset starts a run; what the previous run learned takes effect now, never
 // in the middle of a run, so that a run is reproduced by its starting set.
 func (m *memState) reset() {
-	m.addrs = map[uintptr]uint32{}
-	m.addrsAt = 0
+	m.lines = map[uintptr]uint32{}
+	m.linesAt = 0
+	m.nlines = 0
 	m.ninfo = 0
 	clear(m.keep)
 	m.keep = m.keep[:0]
 	clear(m.recent[:])
 	if len(m.infos) > 16 {
 		m.infos = m.infos[:16] // keep 64k addresses' room, let the rest go
+	}
+	if len(m.lineChunks) > 16 {
+		m.lineChunks = m.lineChunks[:16]
 	}
 	if m.shared == nil {
 		m.shared = map[string]bool{}
@@ -425,7 +467,8 @@ func ReadMemStats(m *runtime.MemStats) {
 func (e *engine) ownHeap() uint64 {
 	const mapEntry = 32 // a map's bytes per entry, its spare room included
 	n := uint64(len(e.mem.infos)) * infoChunk * uint64(unsafe.Sizeof(addrInfo{}))
-	n += uint64(max(len(e.mem.addrs), e.mem.addrsAt)) * mapEntry
+	n += uint64(len(e.mem.lineChunks)) * lineChunk * uint64(unsafe.Sizeof(memLine{}))
+	n += uint64(max(len(e.mem.lines), e.mem.linesAt)) * mapEntry
 	vars := uint64(max(len(e.race.vars), e.race.varsAt))
 	return n + vars*(mapEntry+uint64(unsafe.Sizeof(raceVar{})+unsafe.Sizeof(epoch{})))
 }

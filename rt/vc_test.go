@@ -238,8 +238,8 @@ func TestAddressRecordsBounded(t *testing.T) {
 			*W("w", &mem[i]) = 1
 		}
 	})
-	if n := len(eng.mem.addrs); n > maxAddrs || eng.mem.ninfo > maxAddrs {
-		t.Errorf("%d addresses touched: %d records kept (%d infos), want at most %d", len(mem), n, eng.mem.ninfo, maxAddrs)
+	if n := len(eng.mem.lines); n > maxAddrs || eng.mem.ninfo > maxAddrs || int(eng.mem.nlines) > n {
+		t.Errorf("%d addresses touched: %d lines kept (%d lines taken, %d infos), want at most %d", len(mem), n, eng.mem.nlines, eng.mem.ninfo, maxAddrs)
 	}
 	if eng.mem.ninfo == 0 {
 		t.Errorf("no address recorded: the test shows nothing")
