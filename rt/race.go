@@ -677,7 +677,7 @@ type raceState struct {
 	// outside Go's heap (a shared memory mapping).
 	atoms byAddr[vc]
 	chans map[*hchan]*chanClocks
-	vars  map[unsafe.Pointer]*raceVar
+	vars  varTable
 	// varsAt is the most entries vars held before it was last cleared.
 	varsAt int
 	ctxs   byObject[hchan, ctxClock] // Done channels of virtual contexts, to their cancellers' clocks
@@ -705,11 +705,11 @@ type raceState struct {
 
 // newVar registers a raceVar for p, with room for one read.
 func (r *raceState) newVar(p unsafe.Pointer) *raceVar {
-	if len(r.vars) >= maxAddrs {
-		r.varsAt = max(r.varsAt, len(r.vars))
+	if r.vars.n >= maxAddrs {
+		r.varsAt = max(r.varsAt, r.vars.n)
 		// Bounded as the sharing records are (maxAddrs): a race whose two
 		// accesses the drop separates is missed, none is invented (GC).
-		clear(r.vars)
+		r.vars.clear()
 	}
 	if len(r.varBlock) == 0 {
 		r.varBlock = make([]raceVar, addrInfoBlock)
@@ -718,8 +718,73 @@ func (r *raceState) newVar(p unsafe.Pointer) *raceVar {
 	v := &r.varBlock[0]
 	v.reads = r.readBlock[0:0:1]
 	r.varBlock, r.readBlock = r.varBlock[1:], r.readBlock[1:]
-	r.vars[p] = v
+	r.vars.put(p, v)
 	return v
+}
+
+// varTable maps addresses to their race state by line of lineBytes, as
+// memState's records are found: one map key per line and a recent-line
+// cache in front, so that a loop over a fresh buffer does not pay a look-up
+// and an insertion in a map of up to maxAddrs keys per byte.
+type varTable struct {
+	lines  map[uintptr]*varLine
+	n      int       // variables held
+	free   []varLine // lines allocated, not yet used
+	recent [64]varRecent
+}
+
+type varLine [lineBytes]*raceVar
+
+type varRecent struct {
+	base uintptr
+	l    *varLine
+}
+
+func (t *varTable) get(p unsafe.Pointer) *raceVar {
+	if l := t.line(uintptr(p), false); l != nil {
+		return l[uintptr(p)&(lineBytes-1)]
+	}
+	return nil
+}
+
+func (t *varTable) put(p unsafe.Pointer, v *raceVar) {
+	l := t.line(uintptr(p), true)
+	x := &l[uintptr(p)&(lineBytes-1)]
+	if *x == nil {
+		t.n++
+	}
+	*x = v
+}
+
+// line returns addr's line, made if add and it has none.
+func (t *varTable) line(addr uintptr, add bool) *varLine {
+	base := addr &^ (lineBytes - 1)
+	r := &t.recent[(base/lineBytes^base>>12)%uintptr(len(t.recent))]
+	if r.base == base && r.l != nil {
+		return r.l
+	}
+	l := t.lines[base]
+	if l == nil {
+		if !add {
+			return nil
+		}
+		if len(t.free) == 0 {
+			t.free = make([]varLine, 64) // one allocation per 2,048 addresses
+		}
+		l, t.free = &t.free[0], t.free[1:]
+		if t.lines == nil {
+			t.lines = map[uintptr]*varLine{}
+		}
+		t.lines[base] = l
+	}
+	*r = varRecent{base, l}
+	return l
+}
+
+func (t *varTable) clear() {
+	clear(t.lines)
+	t.n = 0
+	t.recent = [len(t.recent)]varRecent{}
 }
 
 type siteStack struct {
@@ -734,7 +799,7 @@ func (r *raceState) reset(on bool) {
 	// what a run of a small test allocated.
 	varBlock, readBlock := r.varBlock, r.readBlock
 	*r = raceState{on: on, objs: byAddr[vc]{}, robjs: byObject[byte, vc]{}, atoms: byAddr[vc]{},
-		chans: map[*hchan]*chanClocks{}, ctxs: byObject[hchan, ctxClock]{}, vars: map[unsafe.Pointer]*raceVar{}, seen: seen, stacks: stacks,
+		chans: map[*hchan]*chanClocks{}, ctxs: byObject[hchan, ctxClock]{}, seen: seen, stacks: stacks,
 		realWaiters: map[strategy.GID]bool{}, varBlock: varBlock, readBlock: readBlock}
 	if r.seen == nil {
 		r.seen = map[[2]string]bool{}
@@ -970,7 +1035,7 @@ func (e *engine) raceCtx(c *vctx) {
 // accesses to the same variable that do not happen before it. kind is a
 // plain read or write, or one of the WaitGroup accesses (wgAccess).
 func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site string, kind accessKind) {
-	v := e.race.vars[p]
+	v := e.race.vars.get(p)
 	if v == nil {
 		v = e.race.newVar(p)
 	}
@@ -1004,7 +1069,7 @@ func (e *engine) atomicAccess(g *gstate, p unsafe.Pointer, site string, kind acc
 	if kind != atomicStore {
 		g.vc.join(*e.race.atom(p))
 	}
-	v := e.race.vars[p]
+	v := e.race.vars.get(p)
 	if v == nil {
 		v = e.race.newVar(p)
 	}
