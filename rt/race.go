@@ -455,6 +455,8 @@ type raceVar struct {
 	atomR []epoch // sync/atomic loads of the variable since the last plain write
 	atomW []epoch // sync/atomic stores and read-modify-writes since the last plain write
 	ix    *epochIndex
+	// foreign: the address is not Go's memory (goMemory): not watched.
+	foreign bool
 }
 
 // epochIndex finds a goroutine's epoch in a raceVar's lists once they are
@@ -717,6 +719,7 @@ func (r *raceState) newVar(p unsafe.Pointer) *raceVar {
 	}
 	v := &r.varBlock[0]
 	v.reads = r.readBlock[0:0:1]
+	v.foreign = !goMemory(p)
 	r.varBlock, r.readBlock = r.varBlock[1:], r.readBlock[1:]
 	r.vars.put(p, v)
 	return v
@@ -1039,6 +1042,9 @@ func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site string, kind acce
 	if v == nil {
 		v = e.race.newVar(p)
 	}
+	if v.foreign {
+		return
+	}
 	if _, ok := e.race.stacks[site]; !ok {
 		e.race.stacks[site] = siteStack{path: g.path, pcs: callers()}
 	}
@@ -1072,6 +1078,15 @@ func (e *engine) atomicAccess(g *gstate, p unsafe.Pointer, site string, kind acc
 	v := e.race.vars.get(p)
 	if v == nil {
 		v = e.race.newVar(p)
+	}
+	if v.foreign {
+		// Not watched for races, but an atomic in C's memory (a
+		// reference count) still orders what goroutines do around it.
+		if kind != atomicLoad {
+			e.race.atom(p).publish(&g.vc)
+			g.vc.tick(g.slot)
+		}
+		return
 	}
 	now := epoch{g: g.slot, c: g.vc.get(g.slot), site: site, path: g.path, kind: kind, io: g.vc.io}
 	g.accessAt = now.c
