@@ -2090,10 +2090,7 @@ func (e *engine) watchdog() (stop func()) {
 					return true
 				}
 				var where string
-				for _, g := range e.gs {
-					if g.status != gDetached {
-						continue
-					}
+				for _, g := range e.hangSuspects() {
 					where = g.lastSite
 					if realBlocked(g.goid) {
 						// Waiting in code Period does not control (a
@@ -2126,7 +2123,7 @@ func (e *engine) watchdog() (stop func()) {
 						e.mu.Unlock()
 						return true
 					}
-					msg := fmt.Sprintf("goroutine g%s ran for over %v without reaching a key point (spinning)%s", g.path, e.cfg.hangAfter, afterSite(g))
+					msg := fmt.Sprintf("goroutine g%s ran for over %v %s%s", g.path, e.cfg.hangAfter, spinningHang, afterSite(g))
 					e.report(bug{kind: "hang", message: msg, location: where})
 					e.exitIfStuck(g, msg, where, true)
 					break

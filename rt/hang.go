@@ -204,6 +204,36 @@ func runningStatus(status string) bool {
 	return strings.HasPrefix(status, "running") || strings.HasPrefix(status, "runnable") || strings.HasPrefix(status, "GC") || strings.HasPrefix(status, "preempted")
 }
 
+// spinningHang ends the watchdog's message for a goroutine that reached no
+// key point for the hang limit (a real-time verdict: replay.go).
+const spinningHang = "without reaching a key point (spinning)"
+
+// hangSuspects is the detached goroutine the watchdog judges when the run
+// has made no progress for the hang limit: the first that runs (or waits
+// for a CPU), else the first detached. A goroutine blocked inside the
+// engine (a test waiting in t.Run for its subtest) does not stop the run;
+// the subtest beside it that computes (formatting a map of 100,000
+// entries for t.Log, zitadel/oidc's TestNewUserCode) does, and was not
+// looked at: the parent was reported as spinning. e.mu is held.
+func (e *engine) hangSuspects() []*gstate {
+	var first *gstate
+	for _, g := range e.gs {
+		if g.status != gDetached {
+			continue
+		}
+		if first == nil {
+			first = g
+		}
+		if _, status := stackAndStatus(g.goid); runningStatus(status) {
+			return []*gstate{g}
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	return []*gstate{first}
+}
+
 // busyOutsideProgram tells where goroutine id, running (not blocked),
 // computes without calling hooks when that is not the program's own code:
 // "the standard library" (sorting 800,000 strings, a big modular
