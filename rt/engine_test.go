@@ -348,6 +348,38 @@ func TestSpinningGoroutineIsReportedAsHang(t *testing.T) {
 	}
 }
 
+// A watchdog hang (a goroutine that reached no key point for the hang
+// limit, in real time) is reproduced by a replay that stalls there again,
+// not by one that reaches the record's end and goes on: such a replay
+// confirmed a subtest's long t.Log as a hang (zitadel/oidc).
+func TestSpinningHangReplaysOnlyIfItStallsAgain(t *testing.T) {
+	s := runChild(t, "spin", Config{Budget: 1, Seed: 9})
+	if kinds(s) != "hang" || !strings.Contains(s.Bugs[0].Message, spinningHang) {
+		t.Fatalf("want a spinning hang, got %+v", s.Bugs)
+	}
+	if rs := runChild(t, "spin", Config{Replay: s.Bugs[0].Replay}); rs.Diverged != "" || kinds(rs) != "hang" {
+		t.Fatalf("the replay of a goroutine that spins again: diverged=%q bugs=%+v", rs.Diverged, rs.Bugs)
+	}
+	f := runChild(t, "replay", Config{Budget: 300, Seed: 10, NoRace: true})
+	if len(f.Bugs) != 1 {
+		t.Fatalf("want one bug, got %+v", f.Bugs)
+	}
+	tr, err := trace.ReadFile(f.Bugs[0].Replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Kind, tr.Location = "hang", ""
+	tr.Message = "goroutine g0.1 ran for over 5s " + spinningHang
+	tr.Entries = tr.Entries[:len(tr.Entries)/2]
+	file := filepath.Join(t.TempDir(), "spun.period")
+	if err := tr.WriteFile(file); err != nil {
+		t.Fatal(err)
+	}
+	if rs := runChild(t, "replay", Config{Replay: file, NoRace: true}); rs.Diverged == "" || kinds(rs) == "hang" {
+		t.Fatalf("a program that goes on past the record's end did not hang again: diverged=%q bugs=%+v", rs.Diverged, rs.Bugs)
+	}
+}
+
 func TestReplayReproducesEveryTime(t *testing.T) {
 	s := runChild(t, "replay", Config{Budget: 300, Seed: 10, NoRace: true})
 	if len(s.Bugs) != 1 {
