@@ -54,7 +54,13 @@ type Config struct {
 	// tests a fresh process runs first are those it selects before the
 	// explored one, as go test -run runs them (runner.TestsBefore).
 	Selection string `json:",omitempty"`
-	Parallel  bool   // strategies that release runs (PERIOD's last period) run them free: see free.go
+	// FirstClockBase (Unix nanoseconds) is where schedule 1's virtual clock
+	// starts, when not 0: the runner's check that a schedule which passed
+	// still passes in a fresh process (failsWherePassed) reads the clock
+	// as that schedule did, so that randomness seeded with the clock
+	// draws what it drew then (BugReport.FirstClockBase).
+	FirstClockBase int64 `json:",omitempty"`
+	Parallel       bool  // strategies that release runs (PERIOD's last period) run them free: see free.go
 	// EarlyTimers: a timer, sleep or deadline set to at most this far ahead
 	// may fire as soon as it is set, a choice the strategy makes (time.go:
 	// early). 0: timers fire when the clock reaches them, never before.
@@ -222,6 +228,10 @@ type BugReport struct {
 	// Since, Until), so that its replay may depend on where the clock
 	// started: the confirmation replays from ClockBase first.
 	ClockRead bool `json:",omitempty"`
+	// FirstClockBase: where schedule 1's virtual clock started, when the
+	// process that found the bug ran it and the program read the clock
+	// (Config.FirstClockBase).
+	FirstClockBase int64 `json:",omitempty"`
 }
 
 // Summary is the result of exploring one test.
@@ -499,6 +509,12 @@ func bugWriter(out *resultWriter, test string, schedule int) func(bug) {
 
 func (e *engine) resetRun(idx int) {
 	e.restartClock() // before the previous run's clock is reset
+	if idx == 0 {
+		if e.cfg.FirstClockBase != 0 && e.replayBase.IsZero() {
+			timeBase = time.Unix(0, e.cfg.FirstClockBase)
+		}
+		e.firstBase = timeBase
+	}
 	e.runIdx = idx
 	e.runGen++
 	e.gs = e.gs[:0]
@@ -584,6 +600,7 @@ func exploreOne(t *testing.T, tt Test, cfg Config, restores []func(), out *resul
 	sum := Summary{Action: "summary", Package: cfg.Package, Test: tt.Name, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound}
 	eng.mu.Lock()
 	eng.replayBase = time.Time{} // explored runs start at the real present
+	eng.firstBase = time.Time{}
 	eng.mu.Unlock()
 	if cfg.Strategy == "native" {
 		return exploreNative(t, tt, cfg, restores, sum, start, out)
@@ -651,6 +668,9 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 			path = "(replay file not written: " + err.Error() + ")"
 		}
 		br := BugReport{Kind: tr.Kind, Schedule: schedule, Message: tr.Message, Location: tr.Location, Replay: path, Created: b.created, CreatedBy: b.createdBy, FailFirst: b.failFirst, ClockBase: base.UnixNano(), ClockRead: b.clockRead}
+		if b.clockRead && !e.firstBase.IsZero() {
+			br.FirstClockBase = e.firstBase.UnixNano()
+		}
 		sum.Bugs = append(sum.Bugs, br)
 		out.write(struct {
 			Action string

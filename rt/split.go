@@ -43,6 +43,9 @@ type splitLine struct {
 	End          bool        `json:",omitempty"` // the exploration ends with it
 	Exhausted    bool        `json:",omitempty"` // the strategy had no schedule left (not run)
 	Only         bool        `json:",omitempty"` // the first schedule had no alternative at any step: the only one (End)
+	// ClockBase: where schedule 1's clock started, if it read the clock
+	// (BugReport.FirstClockBase for bugs other workers find).
+	ClockBase int64 `json:",omitempty"`
 }
 
 type splitRun struct {
@@ -111,6 +114,9 @@ func (sp *splitRun) ran(e *engine, test string, schedule int, sum Summary, nb in
 		}
 	}
 	only := schedule == 1 && e.onlySchedule()
+	if schedule == 1 && e.clockRead {
+		l.ClockBase = e.firstBase.UnixNano()
+	}
 	end := !sp.cont && endsExploration(sum.Bugs[nb:]) || e.cut && schedule == 1 || e.outsideWait != "" || only
 	e.mu.Unlock()
 	if len(allPaths()) != sp.npaths || !bytes.Equal(sp.st.Stable(), sp.stable) {

@@ -927,14 +927,12 @@ func TestClockSeededFailureReplays(t *testing.T) {
 	// in two schedules), so 100 draws miss the one in eight with
 	// probability (7/8)^100.
 	code, sums, stderr := periodJSON(t, "test", "-json", "-strategy", "random", "-budget", "100", "-minimize=false", "-o", t.TempDir(), dir)
-	for try := 1; try < 3 && code == 0 && sums["TestJitterWithinBounds"].Unconfirmed > 0; try++ {
-		// Open (docs/qa.md, seventeenth session): now and then the run's
-		// virtual time takes in real time that its replay does not (2
-		// explorations in 25 on the session's first code, 6 in 25 on its
-		// last), and the draw is not confirmed. The rest of this test
-		// holds for every confirmed draw.
-		t.Logf("try %d: the draw was found and not confirmed", try)
-		code, sums, stderr = periodJSON(t, "test", "-json", "-strategy", "random", "-budget", "100", "-minimize=false", "-o", t.TempDir(), dir)
+	// The check that the passing schedule 1 still passes in a fresh
+	// process (failsWherePassed) reads the clock from where schedule 1 did:
+	// from the real present, it drew a failing number one time in eight
+	// and the draw went unreported (2 to 6 explorations in 25 before).
+	if u := sums["TestJitterWithinBounds"].Unconfirmed; u != 0 {
+		t.Errorf("the draw was found %d time(s) and not confirmed: %s", u, stderr)
 	}
 	for _, test := range []string{"TestJitterWithinBounds"} {
 		bugs := sums[test].Bugs

@@ -76,6 +76,10 @@ type Result struct {
 	// passed, gave too when run again (failsWherePassed): exploring the
 	// test again in fresh processes would meet the same machine state.
 	envFailed int
+	// firstClockBase: where schedule 1's clock started, when another
+	// process than the bug's ran it (exploreSplit's workers), for
+	// failsWherePassed.
+	firstClockBase int64
 }
 
 // maxRestarts bounds how often a dying test process is restarted.
@@ -529,6 +533,9 @@ func confirm(ctx context.Context, b Binary, opts Options, rs []Result) {
 			// First, while the state an earlier schedule left (a port in
 			// TIME_WAIT for a minute) is still there: a replay runs the
 			// tests go test runs before it first, which takes a while.
+			if bug.ClockRead && bug.FirstClockBase == 0 {
+				bug.FirstClockBase = r.firstClockBase
+			}
 			if failsWherePassed(ctx, b, opts, r.Test, bug) {
 				r.Unconfirmed++
 				r.envFailed++
@@ -586,6 +593,12 @@ func failsWherePassed(ctx context.Context, b Binary, opts Options, test string, 
 	cfg.Minimize, cfg.MinimizeOut, cfg.Skip, cfg.TraceRun = 0, "", nil, 0
 	cfg.Run, cfg.OutDir, cfg.Parallel = "^"+regexp.QuoteMeta(test)+"$", work, false
 	cfg.Prelude = nil // as the exploring process ran it
+	if bug.ClockRead {
+		// Schedule 1 as it ran: a test that seeds randomness with the
+		// clock draws what it drew then (testdata/timeseed), not a
+		// number that fails by chance, one time in eight there.
+		cfg.FirstClockBase = bug.FirstClockBase
+	}
 	lctx, unlock := holdDir(ctx, b.Dir)
 	res, err := Run(lctx, b, Options{Config: cfg, Timeout: 2 * time.Minute})
 	unlock()

@@ -147,7 +147,8 @@ type splitLine struct {
 	Changed      bool
 	End          bool
 	Exhausted    bool
-	Only         bool // schedule 1 had no alternative at any step: the test's only schedule
+	Only         bool  // schedule 1 had no alternative at any step: the test's only schedule
+	ClockBase    int64 // where schedule 1's clock started, if it read the clock
 }
 
 // splitFirstRound is how many schedules each worker runs in the first
@@ -441,6 +442,9 @@ func addSplit(total *Result, l splitLine, dir string) error {
 			total.Buggy = map[string]int{}
 		}
 		total.Buggy[k]++
+	}
+	if l.Schedule == 1 && l.ClockBase != 0 {
+		total.firstClockBase = l.ClockBase
 	}
 	for _, bug := range l.Bugs {
 		if bug.Replay != "" && filepath.IsAbs(bug.Replay) {
