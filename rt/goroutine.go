@@ -81,7 +81,6 @@ func NumGoroutine() int {
 func GC() {
 	e := eng
 	if _, md := e.enter(); md == modeControl {
-		e.race.varsAt = max(e.race.varsAt, e.race.vars.n)
 		e.race.vars.clear()
 		e.mem.forget() // the sharing records hold their memory too (keep)
 		e.mu.Unlock()

@@ -469,6 +469,8 @@ func (e *engine) ownHeap() uint64 {
 	n := uint64(len(e.mem.infos)) * infoChunk * uint64(unsafe.Sizeof(addrInfo{}))
 	n += uint64(len(e.mem.lineChunks)) * lineChunk * uint64(unsafe.Sizeof(memLine{}))
 	n += uint64(max(len(e.mem.lines), e.mem.linesAt)) * mapEntry
-	vars := uint64(max(e.race.vars.n, e.race.varsAt))
-	return n + vars*(mapEntry+uint64(unsafe.Sizeof(raceVar{})+unsafe.Sizeof(epoch{})))
+	vars := uint64(max(e.race.vars.n, e.race.vars.nAt))
+	varLines := uint64(max(len(e.race.vars.lines), e.race.vars.linesAt))
+	n += varLines * (mapEntry + uint64(unsafe.Sizeof(varLine{})))
+	return n + vars*uint64(unsafe.Sizeof(raceVar{})+unsafe.Sizeof(epoch{}))
 }

@@ -680,9 +680,7 @@ type raceState struct {
 	atoms byAddr[vc]
 	chans map[*hchan]*chanClocks
 	vars  varTable
-	// varsAt is the most entries vars held before it was last cleared.
-	varsAt int
-	ctxs   byObject[hchan, ctxClock] // Done channels of virtual contexts, to their cancellers' clocks
+	ctxs  byObject[hchan, ctxClock] // Done channels of virtual contexts, to their cancellers' clocks
 	// outside is what goroutines outside control know, together: what
 	// they acquired on mixed channels (chanClocks.mixed).
 	outside vc
@@ -708,7 +706,6 @@ type raceState struct {
 // newVar registers a raceVar for p, with room for one read.
 func (r *raceState) newVar(p unsafe.Pointer) *raceVar {
 	if r.vars.n >= maxAddrs {
-		r.varsAt = max(r.varsAt, r.vars.n)
 		// Bounded as the sharing records are (maxAddrs): a race whose two
 		// accesses the drop separates is missed, none is invented (GC).
 		r.vars.clear()
@@ -730,10 +727,13 @@ func (r *raceState) newVar(p unsafe.Pointer) *raceVar {
 // cache in front, so that a loop over a fresh buffer does not pay a look-up
 // and an insertion in a map of up to maxAddrs keys per byte.
 type varTable struct {
-	lines  map[uintptr]*varLine
-	n      int       // variables held
-	free   []varLine // lines allocated, not yet used
-	recent [64]varRecent
+	lines map[uintptr]*varLine
+	n     int       // variables held
+	free  []varLine // lines allocated, not yet used
+	// nAt and linesAt are the most variables and lines held before a
+	// clear: the map keeps its room, and the records their blocks (ownHeap).
+	nAt, linesAt int
+	recent       [64]varRecent
 }
 
 type varLine [lineBytes]*raceVar
@@ -785,6 +785,7 @@ func (t *varTable) line(addr uintptr, add bool) *varLine {
 }
 
 func (t *varTable) clear() {
+	t.nAt, t.linesAt = max(t.nAt, t.n), max(t.linesAt, len(t.lines))
 	clear(t.lines)
 	t.n = 0
 	t.recent = [len(t.recent)]varRecent{}
