@@ -31,6 +31,13 @@ type parallelism struct {
 	shard, shards int          // 0: no sharding
 	resume        string       // -resume: where explorations are saved
 
+	// The first build runs alone and the others after it: two go test -c
+	// at once compile the dependencies they share twice (the build cache
+	// helps only once one has finished), and a module over a large
+	// dependency graph (Kubernetes' API types) took twice as long.
+	firstBuild sync.Once
+	firstBuilt chan struct{} // closed when the first build has ended
+
 	mu      sync.Mutex
 	order   []shardTest // every test of every shard, in the order of an unsharded run
 	results []report.JSONSummary
@@ -51,7 +58,7 @@ func newParallelism(p int, shard string) (*parallelism, error) {
 	if p < 1 {
 		return nil, errors.New("-p must be at least 1")
 	}
-	par := &parallelism{p: p}
+	par := &parallelism{p: p, firstBuilt: make(chan struct{})}
 	if p > 1 {
 		par.pool = runner.NewPool(p)
 	}
@@ -155,11 +162,28 @@ func (par *parallelism) forEach(ctx context.Context, pkgs []*instrument.TestPack
 
 // build builds pkg's test binary, in a slot of the pool.
 func (par *parallelism) build(ctx context.Context, pkg *instrument.TestPackage, bin string) error {
+	return par.gated(ctx, func() error { return pkg.Build(ctx, bin) })
+}
+
+// gated runs build in a slot of the pool, after the first build has ended
+// unless it is the first.
+func (par *parallelism) gated(ctx context.Context, build func() error) error {
 	if par.pool == nil {
-		return pkg.Build(ctx, bin)
+		return build()
+	}
+	first := false
+	par.firstBuild.Do(func() { first = true })
+	if first {
+		defer close(par.firstBuilt)
+	} else {
+		select {
+		case <-par.firstBuilt:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	var err error
-	if perr := par.pool.Do(ctx, func() { err = pkg.Build(ctx, bin) }); perr != nil {
+	if perr := par.pool.Do(ctx, func() { err = build() }); perr != nil {
 		return perr
 	}
 	return err
