@@ -82,6 +82,7 @@ type modelState struct {
 	wg    byObject[sync.WaitGroup, wgModel]
 	once  byObject[sync.Once, onceModel]
 	cond  byObject[sync.Cond, condModel]
+	pool  map[*sync.Pool]*poolModel
 }
 
 func (m *modelState) reset() {
@@ -89,6 +90,7 @@ func (m *modelState) reset() {
 	m.wg = byObject[sync.WaitGroup, wgModel]{}
 	m.once = byObject[sync.Once, onceModel]{}
 	m.cond = byObject[sync.Cond, condModel]{}
+	m.pool = nil
 }
 
 func newMutexModel() *mutexModel { return &mutexModel{} }
@@ -975,19 +977,43 @@ func ifaceData(x any) unsafe.Pointer {
 	return (*[2]unsafe.Pointer)(unsafe.Pointer(&x))[1]
 }
 
+// poolModel is a sync.Pool as controlled goroutines use it: the values put
+// back, last in first out, at most poolKeep. The real Pool keeps them per
+// processor and drops them at garbage collections, so whether a Get
+// returns a value put back or calls New depends on the processor a
+// goroutine ran on: a pooled buffer that two goroutines shared in one run
+// and a fresh one in the next made its accesses key points in one and not
+// the other, and the same schedule took 124,788 or 124,792 steps
+// (centrifugal/protocol's JSON buffers). Every run starts with an empty
+// pool, as a fresh process does; values put back outside control stay in
+// the real Pool.
+type poolModel struct{ items []any }
+
+// poolKeep bounds what a pool model keeps: a burst of Puts beyond it drops
+// the oldest values, as a collection may drop any.
+const poolKeep = 64
+
 // PoolGet is p.Get(). A value that another goroutine put back carries that
 // goroutine's past to the getter, as the race detector's annotations of
 // sync.Pool make it (Put releases the value, Get acquires it): reusing a
 // pooled buffer is not a data race. Neither is a key point.
 func PoolGet(site string, p *sync.Pool) any {
-	x := p.Get() // may call p.New: user code, outside e.mu
 	e := eng
 	g, md := e.enter()
-	if md == modeControl {
+	if md != modeControl {
+		return p.Get()
+	}
+	var x any
+	if m := e.models.pool[p]; m != nil && len(m.items) > 0 {
+		n := len(m.items) - 1
+		x, m.items[n], m.items = m.items[n], nil, m.items[:n]
 		if d := ifaceData(x); d != nil {
 			e.acquire(g, d)
 		}
-		e.mu.Unlock()
+	}
+	e.mu.Unlock()
+	if x == nil && p.New != nil {
+		x = p.New() // user code, outside e.mu
 	}
 	return x
 }
@@ -996,11 +1022,27 @@ func PoolGet(site string, p *sync.Pool) any {
 func PoolPut(site string, p *sync.Pool, x any) {
 	e := eng
 	g, md := e.enter()
-	if md == modeControl {
+	if md != modeControl {
+		p.Put(x)
+		return
+	}
+	if x != nil { // as Pool.Put, which drops nil
 		if d := ifaceData(x); d != nil {
 			e.release(g, d)
 		}
-		e.mu.Unlock()
+		m := e.models.pool[p]
+		if m == nil {
+			if e.models.pool == nil {
+				e.models.pool = map[*sync.Pool]*poolModel{}
+			}
+			m = &poolModel{}
+			e.models.pool[p] = m
+		}
+		if len(m.items) == poolKeep {
+			copy(m.items, m.items[1:])
+			m.items = m.items[:poolKeep-1]
+		}
+		m.items = append(m.items, x)
 	}
-	p.Put(x)
+	e.mu.Unlock()
 }

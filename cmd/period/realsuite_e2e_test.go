@@ -1043,3 +1043,25 @@ func TestFirstScheduleCollisionIsExploredAlone(t *testing.T) {
 		t.Errorf("neither test lost the port to the other: the processes did not run at once\n%s", stderr)
 	}
 }
+
+// A sync.Pool starts empty in every run, as in a fresh process, and a Get
+// returns the last value put back whichever processor the goroutines ran
+// on: the real Pool's per-processor caches made a value from an earlier
+// run come back (an unconfirmed fail and a second exploration in fresh
+// processes, here) and made the same schedule take different steps
+// (centrifugal/protocol, docs/qa.md).
+func TestPoolStartsEmptyEachRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/poolrun")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-strategy", "random", "-budget", "30", "-o", t.TempDir(), dir)
+	if code != 0 || len(sums) != 2 {
+		t.Fatalf("exit %d with %d tests, want 0 and 2: %s", code, len(sums), stderr)
+	}
+	for name, s := range sums {
+		if len(s.Bugs) != 0 || s.Unconfirmed != 0 || s.Fresh {
+			t.Errorf("%s: %+v, want no bug, none unconfirmed, not explored again in fresh processes", name, s)
+		}
+	}
+}

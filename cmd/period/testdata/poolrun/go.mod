@@ -1,0 +1,3 @@
+module example.com/poolrun
+
+go 1.26
