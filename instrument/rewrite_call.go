@@ -25,6 +25,7 @@ var timeFuncs = map[string]bool{
 	"runtime.Gosched": true, "runtime.GC": false, "runtime.ReadMemStats": false, "runtime.NumGoroutine": false, "runtime.Caller": false, "runtime.Callers": false, "runtime.Stack": false, "os.Exit": true, "testing.Verbose": false, "testing.AllocsPerRun": false,
 	"testing/synctest.Test": true, "testing/synctest.Wait": true,
 	"iter.Pull": false, "iter.Pull2": false,
+	"maps.All": false, "maps.Keys": false, "maps.Values": false,
 	"syscall.Kill":        true,
 	"runtime/debug.Stack": false,
 }
@@ -42,6 +43,9 @@ func hookName(fn *types.Func) string {
 	}
 	if fn.Pkg().Path() == "runtime/debug" {
 		return "Debug" + fn.Name() // debug.Stack -> rt.DebugStack
+	}
+	if fn.Pkg().Path() == "maps" {
+		return "Maps" + fn.Name() // maps.Keys -> rt.MapsKeys
 	}
 	return fn.Name()
 }

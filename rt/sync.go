@@ -959,16 +959,56 @@ func SyncMap(site string, m *sync.Map) *sync.Map {
 // published by it (Range's loads synchronise with the Store, so -race sees
 // no race there: a copy-on-write update of a value stored by pointer,
 // hashicorp/go-metrics' Prometheus sink).
+//
+// Under control the keys come in MapKeys' order, not the real map's, which
+// Go randomizes in every process: a range that closes each subscriber's
+// channel in turn would otherwise wake them in another order under the
+// same schedule. Each key's value is loaded at its turn, and a key deleted
+// before it is skipped, as ranging over a map does (Range allows any
+// mapping of a key from during the call).
 func SyncMapRange(site string, m *sync.Map, f func(key, value any) bool) {
-	SyncMap(site, m).Range(func(key, value any) bool {
-		e := eng
-		g, md := e.enter()
-		if md == modeControl {
+	SyncMap(site, m)
+	e := eng
+	if _, md := e.enter(); md != modeControl {
+		m.Range(f)
+		return
+	} else {
+		e.mu.Unlock()
+	}
+	type entry struct{ k, v any }
+	var es []entry
+	m.Range(func(k, v any) bool { es = append(es, entry{k, v}); return true })
+	keys := make([]any, len(es))
+	for i := range es {
+		keys[i] = es[i].k
+	}
+	sortKeys(keys)
+	nan := 0 // keys not equal to themselves cannot be loaded: their values from the start, in order
+	for _, k := range keys {
+		var v any
+		if k != k {
+			for nan < len(es) && es[nan].k == es[nan].k {
+				nan++
+			}
+			if nan == len(es) {
+				continue
+			}
+			v = es[nan].v
+			nan++
+		} else {
+			var ok bool
+			if v, ok = m.Load(k); !ok {
+				continue // deleted before its turn
+			}
+		}
+		if g, md := e.enter(); md == modeControl {
 			e.acquire(g, unsafe.Pointer(m))
 			e.mu.Unlock()
 		}
-		return f(key, value)
-	})
+		if !f(k, v) {
+			return
+		}
+	}
 }
 
 // ifaceData is the data word of x: the pointer a pointer-shaped value holds,

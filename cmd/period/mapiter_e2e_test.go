@@ -150,3 +150,28 @@ func TestMapRangeIsDeterministic(t *testing.T) {
 		checkReplay(t, replay, "panic")
 	}
 }
+
+// The standard library's map iterators (maps.Keys, Values, All) and
+// sync.Map.Range give keys in one order in every process, as ranging over
+// a map does under Period: their tests fail with the same message each time
+// (under go test, with another order each time).
+func TestStdMapIteratorsOrder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/maporder")
+	want := map[string]string{
+		"TestMapsKeysOrder":     "order_test.go:24: keys [0 1 2 3 4 5 6 7 8 9 10 11]",
+		"TestMapsAllOrder":      "order_test.go:37: all [0 1 2 3 4 5 6 7 8 9 10 11] abcdefghijklabcdefghijkl",
+		"TestSyncMapRangeOrder": "order_test.go:53: range [0 1 2 3 5 6 7 8 9]", // 4 deleted before its turn
+	}
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "1", "-minimize=false", "-o", t.TempDir(), dir)
+	if code != 1 || len(sums) != len(want) {
+		t.Fatalf("exit %d with %d tests, want 1 and %d: %s", code, len(sums), len(want), stderr)
+	}
+	for name, msg := range want {
+		if b := sums[name].Bugs; len(b) != 1 || b[0].Message != msg {
+			t.Errorf("%s: %+v, want one fail %q", name, b, msg)
+		}
+	}
+}
