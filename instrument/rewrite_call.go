@@ -26,6 +26,7 @@ var timeFuncs = map[string]bool{
 	"testing/synctest.Test": true, "testing/synctest.Wait": true,
 	"iter.Pull": false, "iter.Pull2": false,
 	"maps.All": false, "maps.Keys": false, "maps.Values": false,
+	"crypto/rand.Read": false, "crypto/rand.Text": false,
 	"syscall.Kill":        true,
 	"runtime/debug.Stack": false,
 }
@@ -43,6 +44,9 @@ func hookName(fn *types.Func) string {
 	}
 	if fn.Pkg().Path() == "runtime/debug" {
 		return "Debug" + fn.Name() // debug.Stack -> rt.DebugStack
+	}
+	if fn.Pkg().Path() == "crypto/rand" {
+		return "Crypto" + fn.Name() // crypto/rand.Read -> rt.CryptoRead
 	}
 	if fn.Pkg().Path() == "maps" {
 		return "Maps" + fn.Name() // maps.Keys -> rt.MapsKeys

@@ -539,6 +539,10 @@ func isFuncInstance(info *types.Info, e ast.Expr) bool {
 // selector rewrites x.f read as a value.
 func (r *rewriter) selector(x *ast.SelectorExpr) ast.Expr {
 	if r.qualified(x) {
+		if v, ok := r.info.Uses[x.Sel].(*types.Var); ok && v.Pkg() != nil && v.Pkg().Path() == "crypto/rand" && v.Name() == "Reader" {
+			// The run's source inside a controlled run (rt/cryptorand.go).
+			return r.hook(x.Pos(), "CryptoReader", x)
+		}
 		if r.sharedVar(x.Sel) {
 			return r.read(x)
 		}

@@ -65,6 +65,11 @@ func randSource() *lockedSource {
 		return plainSrc
 	}
 	defer e.mu.Unlock()
+	return e.runSource()
+}
+
+// runSource is the run's source, made at its first use. e.mu is held.
+func (e *engine) runSource() *lockedSource {
 	if e.randSrc == nil {
 		e.randSrc = &lockedSource{src: rand.NewSource(e.runSeed()).(rand.Source64)}
 	}

@@ -1065,3 +1065,33 @@ func TestPoolStartsEmptyEachRun(t *testing.T) {
 		}
 	}
 }
+
+// Identifiers drawn from crypto/rand (Reader, Read, Int, Text) come from
+// the run's source inside a controlled run: two explorations and a replay
+// draw the same ones, and so range over a map keyed by them in the same
+// order. A Reader the test replaced is read as it is.
+func TestCryptoRandDrawsFromTheRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/cryptorand")
+	var msgs []string
+	var replay string
+	for range 2 {
+		code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "1", "-minimize=false", "-o", t.TempDir(), dir)
+		b := sums["TestDrawnIdentifiers"].Bugs
+		if code != 1 || len(b) != 1 || len(sums["TestReplacedReader"].Bugs) != 0 {
+			t.Fatalf("exit %d, %+v: want one fail of TestDrawnIdentifiers only: %s", code, sums, stderr)
+		}
+		msgs, replay = append(msgs, b[0].Message), b[0].Replay
+	}
+	_, sums, stderr := periodJSON(t, "replay", "-json", replay)
+	if b := sums["TestDrawnIdentifiers"].Bugs; len(b) != 1 {
+		t.Fatalf("replay: %+v: %s", sums, stderr)
+	} else {
+		msgs = append(msgs, b[0].Message)
+	}
+	if msgs[0] != msgs[1] || msgs[0] != msgs[2] {
+		t.Errorf("draws differ between explorations and the replay:\n%s", strings.Join(msgs, "\n"))
+	}
+}

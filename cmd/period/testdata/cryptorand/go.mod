@@ -1,0 +1,3 @@
+module example.com/cryptorand
+
+go 1.26
