@@ -1,4 +1,4 @@
-//go:build unix
+//go:build go1.21 && unix
 
 package rt
 

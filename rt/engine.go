@@ -235,6 +235,7 @@ type engine struct {
 	waitFlips     uint64            // how many times a goroutine was found queued on a channel (gstate.waited): parkList.first's clock
 	replayBase    time.Time         // where a replay's virtual clock starts: its record's (restartClock)
 	firstBase     time.Time         // where schedule 1's clock started in this process (BugReport.FirstClockBase)
+	testHash      uint64            // of the explored test's name: its runs' random numbers are its own (runSeed)
 	detached      int
 	graceFrom     time.Time     // when the run began waiting for detached goroutines before the clock could move (outsideGrace)
 	graceStep     int           // the step it began at

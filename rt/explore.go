@@ -630,6 +630,7 @@ func exploreOne(t *testing.T, tt Test, cfg Config, restores []func(), out *resul
 func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restores []func(), out *resultWriter, sum Summary, start time.Time, fs *freshState, sp *splitRun) Summary {
 	e := eng
 	e.cfg = config{Config: cfg, maxSteps: cfg.MaxSteps, watchdog: cfg.Watchdog, hangAfter: cfg.HangAfter}
+	e.testHash = nameHash(tt.Name)
 	e.strat = st
 	e.replay = nil
 	e.releaser = nil

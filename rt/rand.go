@@ -45,9 +45,23 @@ func (s *lockedSource) Seed(seed int64) {
 
 var plainSrc = &lockedSource{src: rand.NewSource(time.Now().UnixNano()).(rand.Source64)}
 
-// runSeed is the seed of the current run's random numbers. e.mu is held.
+// runSeed is the seed of the current run's random numbers: the exploration's
+// seed, the schedule's number and the test's name. Without the name every
+// test's first schedule drew the same numbers, where go test draws new ones
+// in every process: badger's table tests name their files rand.Uint32()
+// and leave them behind, and every test after the first failed with
+// "file exists". e.mu is held.
 func (e *engine) runSeed() int64 {
-	return int64(uint64(e.cfg.Seed)*0x9e3779b97f4a7c15 ^ uint64(e.runIdx+1)*0xbf58476d1ce4e5b9)
+	return int64(uint64(e.cfg.Seed)*0x9e3779b97f4a7c15 ^ uint64(e.runIdx+1)*0xbf58476d1ce4e5b9 ^ e.testHash)
+}
+
+// nameHash is FNV-1a of name.
+func nameHash(name string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(name); i++ {
+		h = (h ^ uint64(name[i])) * 1099511628211
+	}
+	return h
 }
 
 // MathRand is what math/rand's top-level functions draw from: the run's

@@ -175,6 +175,7 @@ func (e *engine) startReplay(cfg Config, rep *replayer, restores []func()) {
 	}
 	e.mu.Lock()
 	e.replayBase = rep.t.ClockBase       // its clock starts where the record's did
+	e.testHash = nameHash(rep.t.Test)    // the test's own random numbers (rand.go)
 	e.resetRun(max(rep.t.Schedule-1, 0)) // the schedule's own random numbers (rand.go)
 }
 

@@ -1095,3 +1095,25 @@ func TestCryptoRandDrawsFromTheRun(t *testing.T) {
 		t.Errorf("draws differ between explorations and the replay:\n%s", strings.Join(msgs, "\n"))
 	}
 }
+
+// Each test's runs draw their own random numbers: tests that name the
+// files they leave behind with rand.Uint32() (badger's tables) drew the
+// same name in every test's first schedule, and every test after the first
+// failed with "file exists", confirmed, where go test draws new numbers in
+// every process (docs/qa.md, thirty-eighth corpus).
+func TestTestsDrawTheirOwnRandomNumbers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	t.Setenv("TMPDIR", t.TempDir()) // where the tests leave their files
+	dir, _ := filepath.Abs("testdata/randnames")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "3", "-o", t.TempDir(), dir)
+	if code != 0 || len(sums) != 3 {
+		t.Fatalf("exit %d with %d tests, want 0 and 3: %s", code, len(sums), stderr)
+	}
+	for name, s := range sums {
+		if len(s.Bugs) != 0 {
+			t.Errorf("%s: %+v, want no bug", name, s.Bugs)
+		}
+	}
+}

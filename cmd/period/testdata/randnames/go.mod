@@ -1,0 +1,3 @@
+module example.com/randnames
+
+go 1.26
