@@ -754,6 +754,57 @@ func TestContextCauseFixed(t *testing.T) {
 	}
 }
 
+// ---- a channel of objects kept from run to run ----
+
+// A package-level channel holds objects that goroutines take and give back
+// (zstd's pool of encoders). The values buffered in an earlier run carry no
+// clock of this one; pairing them with the clocks of later sends reported
+// races between goroutines that handed an object over properly.
+
+type token struct{ n int }
+
+func filled(n int) chan *token {
+	c := make(chan *token, n)
+	for i := 0; i < n; i++ {
+		c <- new(token)
+	}
+	return c
+}
+
+var keptTokens, keptToken = filled(2), filled(1)
+
+// period:want none
+func TestChannelPoolKeptAcrossRuns(t *testing.T) {
+	var wg sync.WaitGroup
+	for i := 0; i < 3; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 2; j++ {
+				tk := <-keptTokens
+				tk.n++
+				keptTokens <- tk
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// period:want race
+func TestChannelPoolKeptAcrossRunsRacy(t *testing.T) {
+	var wg sync.WaitGroup
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tk := <-keptToken
+			keptToken <- tk
+			tk.n++ // after giving it back
+		}()
+	}
+	wg.Wait()
+}
+
 // ---- sync.Pool ----
 
 var bufPool = sync.Pool{New: func() any { return new([]byte) }}
