@@ -585,6 +585,8 @@ func (u *testUnit) walk(deps depSelector) error {
 	others := map[string]bool{}
 	seen := map[string]bool{}  // package IDs
 	added := map[string]bool{} // import paths: a package and its test variants count once
+	importers := map[string][]*packages.Package{}
+	var post []*packages.Package // imports before their importers
 	var visit func(*packages.Package)
 	visit = func(q *packages.Package) {
 		if seen[q.ID] {
@@ -592,8 +594,10 @@ func (u *testUnit) walk(deps depSelector) error {
 		}
 		seen[q.ID] = true
 		for _, path := range keysOf(q.Imports) {
+			importers[q.Imports[path].ID] = append(importers[q.Imports[path].ID], q)
 			visit(q.Imports[path])
 		}
+		post = append(post, q)
 		switch {
 		case q.Module == nil:
 			// standard library
@@ -609,6 +613,32 @@ func (u *testUnit) walk(deps depSelector) error {
 	visit(u.base)
 	if u.xtest != nil {
 		visit(u.xtest)
+	}
+	// A dependency that only uncontrolled packages import runs only under
+	// them, and they synchronise its callers where the model cannot see
+	// it: instrumented, its memory accesses made races of goroutines that
+	// an uncontrolled channel ordered (klauspost/compress's fse under its
+	// zstd, whose pool of encoders is a channel: badger's tables). It stays
+	// uncontrolled too. Importers are decided before what they import.
+	demoted := map[string]bool{}
+	for i := len(post) - 1; i >= 0; i-- {
+		q := post[i]
+		if !added[q.PkgPath] || q.Module == nil || q.Module.Path == mod.Path || len(importers[q.ID]) == 0 {
+			continue
+		}
+		only := true
+		for _, imp := range importers[q.ID] {
+			if imp.Module == nil || !others[imp.PkgPath] {
+				only = false
+				break
+			}
+		}
+		if only {
+			others[q.PkgPath], demoted[q.PkgPath] = true, true
+		}
+	}
+	if len(demoted) > 0 {
+		u.deps = slices.DeleteFunc(u.deps, func(q *packages.Package) bool { return demoted[q.PkgPath] })
 	}
 	u.uninstrumented = keysOf(others)
 	return nil

@@ -1,0 +1,3 @@
+package asmlib
+
+func nop()

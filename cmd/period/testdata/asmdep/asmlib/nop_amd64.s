@@ -1,0 +1,4 @@
+#include "textflag.h"
+
+TEXT ·nop(SB), NOSPLIT, $0-0
+	RET

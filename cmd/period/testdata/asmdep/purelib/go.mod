@@ -1,0 +1,3 @@
+module example.com/purelib
+
+go 1.26
