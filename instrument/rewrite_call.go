@@ -301,6 +301,30 @@ func (r *rewriter) tupleArg(c *ast.CallExpr) (n int) {
 	return 0
 }
 
+// maxTuple is the most results rt's TupleN helpers take.
+const maxTuple = 6
+
+// lateArgsOK tells whether the t.Log-like call c can take its hook: a call
+// of a function with several results as its only argument (t.Fatal(f()),
+// legal Go: the results become the variadic arguments) can, through
+// rt.TupleN, unless the method takes a format first (t.Fatalf(f())) or
+// the results are too many; such a call stays as it is.
+func (r *rewriter) lateArgsOK(c *ast.CallExpr, name string) bool {
+	n := r.tupleArg(c)
+	return n == 0 || !strings.HasSuffix(name, "f") && n <= maxTuple
+}
+
+// lateArgs is the argument list of a t.Log-like call's hook, and the
+// position of its ellipsis (none: token.NoPos): t.Fatal(f()) gives
+// rt.TFatal(t, rt.Tuple2(f())...), a gojq test's idiom.
+// n is r.tupleArg(c), taken before c's arguments were rewritten.
+func (r *rewriter) lateArgs(c *ast.CallExpr, n int) ([]ast.Expr, token.Pos) {
+	if n == 0 {
+		return c.Args, c.Ellipsis
+	}
+	return []ast.Expr{r.hook(c.Args[0].Pos(), "Tuple"+strconv.Itoa(n), c.Args[0])}, c.Rparen
+}
+
 func (r *rewriter) builtin(c *ast.CallExpr) *ast.CallExpr {
 	var name string
 	switch f := ast.Unparen(c.Fun).(type) {
@@ -619,19 +643,23 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 			out.Rparen = c.Rparen
 			return out
 		}
-		if h, ok := lateHooks[fn.Name()]; ok && fn.Pkg().Path() == "testing" {
+		if h, ok := lateHooks[fn.Name()]; ok && fn.Pkg().Path() == "testing" && r.lateArgsOK(c, fn.Name()) {
 			// tb.Log(...) with tb a testing.TB
+			n := r.tupleArg(c) // before the arguments are rewritten
 			r.args(c)
-			out := r.hook(pos, h, append([]ast.Expr{r.expr(f.X)}, c.Args...)...)
-			out.Ellipsis, out.Rparen = c.Ellipsis, c.Rparen
+			args, ellipsis := r.lateArgs(c, n)
+			out := r.hook(pos, h, append([]ast.Expr{r.expr(f.X)}, args...)...)
+			out.Ellipsis, out.Rparen = ellipsis, c.Rparen
 			return out
 		}
-		if h, ok := lateHooks[fn.Name()]; ok && fn.Pkg().Path() != "testing" && r.tbMethod(fn) {
+		if h, ok := lateHooks[fn.Name()]; ok && fn.Pkg().Path() != "testing" && r.tbMethod(fn) && r.lateArgsOK(c, fn.Name()) {
 			// x.Logf(...) with x an interface of the user's that has
 			// testing.TB's method: rt.TLogfAny looks whether x is a T
+			n := r.tupleArg(c) // before the arguments are rewritten
 			r.args(c)
-			out := r.hook(pos, h+"Any", append([]ast.Expr{r.expr(f.X)}, c.Args...)...)
-			out.Ellipsis, out.Rparen = c.Ellipsis, c.Rparen
+			args, ellipsis := r.lateArgs(c, n)
+			out := r.hook(pos, h+"Any", append([]ast.Expr{r.expr(f.X)}, args...)...)
+			out.Ellipsis, out.Rparen = ellipsis, c.Rparen
 			return out
 		}
 		if fn.Pkg().Path() == "context" && fn.Name() == "Done" && sig.Params().Len() == 0 {
@@ -687,7 +715,7 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 		out.Rparen = c.Rparen
 		return out
 	}
-	if h, ok := lateHooks[fn.Name()]; ok && key == "testing.common."+fn.Name() {
+	if h, ok := lateHooks[fn.Name()]; ok && key == "testing.common."+fn.Name() && r.lateArgsOK(c, fn.Name()) {
 		// t.Log(...) and the like on a *testing.T, B or F: the hook takes t
 		// itself (a testing.TB, compared with the run's tests). Through a
 		// user type embedding one, the call stays as it is.
@@ -695,9 +723,11 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 			return nil
 		}
 		x := r.expr(f.X)
+		n := r.tupleArg(c)
 		r.args(c)
-		out := r.hook(pos, h, append([]ast.Expr{x}, c.Args...)...)
-		out.Ellipsis, out.Rparen = c.Ellipsis, c.Rparen
+		args, ellipsis := r.lateArgs(c, n)
+		out := r.hook(pos, h, append([]ast.Expr{x}, args...)...)
+		out.Ellipsis, out.Rparen = ellipsis, c.Rparen
 		return out
 	}
 	if key == "testing.common.Cleanup" || key == "testing.common.Context" {

@@ -167,3 +167,18 @@ func TestCondLockerEmbeddingItsMutex(t *testing.T) {
 func TestZeroSizePointersStayEqual(t *testing.T) {
 	checkLangProgram(t, "testdata/zerosize", 2, nil, "-budget", "3")
 }
+
+// A call with several results as the only argument of t.Log, t.Fatal and
+// the like (through *testing.T, testing.TB or a user's interface) builds
+// and runs: its results are the variadic arguments of the hook (gojq's
+// tests did not compile once instrumented; docs/qa.md).
+func TestTupleArgumentsOfTestingMethods(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/tupleargs")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "5", "-o", t.TempDir(), dir)
+	if s := sums["TestTupleArgs"]; code != 0 || len(s.Bugs) != 0 || s.Schedules == 0 {
+		t.Fatalf("exit %d, %+v: want a clean exploration: %s", code, s, stderr)
+	}
+}

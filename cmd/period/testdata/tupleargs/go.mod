@@ -1,0 +1,3 @@
+module example.com/tupleargs
+
+go 1.26
