@@ -325,7 +325,7 @@ func Send[T any](site string, ch chan<- T, v T) {
 		// Released before the send: a controlled receiver takes the
 		// channel's clocks before the value (firePartner).
 		e.outsideChan(schanOf(ch), false)
-		e.plainChan(schanOf(ch), true, false)
+		e.plainChan(schanOf(ch), true)
 		select {
 		case ch <- v:
 		default:
@@ -387,7 +387,7 @@ func Recv2[T any](site string, ch <-chan T) (T, bool) {
 	e.touchAsync(rchanOf(ch))
 	if g == nil {
 		e.outsideChan(rchanOf(ch), true)
-		e.plainChan(rchanOf(ch), false, true)
+		e.plainChan(rchanOf(ch), false)
 		e.kickIdle()
 	}
 	e.opDone(g)
@@ -739,7 +739,7 @@ func (e *engine) plainCaseDone(i int) {
 	w := e.outsideSelects[id]
 	e.outsideMu.Unlock()
 	if w != nil && i < len(w.cases) {
-		e.plainChan(w.cases[i].ch, w.cases[i].send, true)
+		e.plainChan(w.cases[i].ch, w.cases[i].send)
 	}
 }
 
@@ -878,7 +878,7 @@ func plainSelect(hasDefault bool, cases []Case) int {
 		if h.closed != 0 || c.send && (h.dataqsiz > 0 && h.qcount < h.dataqsiz || h.recvq.first != nil) ||
 			!c.send && (h.qcount > 0 || h.sendq.first != nil) {
 			e.outsideChan(h, true) // ready: its operation follows at once
-			e.plainChan(h, c.send, false)
+			e.plainChan(h, c.send)
 			return i
 		}
 	}

@@ -575,9 +575,6 @@ func (c *chanClocks) push(clk *vc) {
 	c.items = append(c.items, c.copyOf(clk))
 }
 
-// queued is the number of clocks queued.
-func (c *chanClocks) queued() int { return len(c.items) - c.head }
-
 // pop takes the clock of the oldest buffered value.
 func (c *chanClocks) pop() (vc, bool) {
 	if c.head == len(c.items) {
@@ -620,9 +617,7 @@ func (e *engine) outsideChan(h *hchan, acquire bool) {
 // piled up, one a value the plain receiver took (memory that grew with the
 // runs), and the next controlled receiver acquired an older value's clock
 // than its own (a race that is not).
-//
-// done: the operation has completed (a receive took its value already).
-func (e *engine) plainChan(h *hchan, send, done bool) {
+func (e *engine) plainChan(h *hchan, send bool) {
 	if h == nil || !e.active.Load() {
 		return
 	}
@@ -631,11 +626,7 @@ func (e *engine) plainChan(h *hchan, send, done bool) {
 	// mode alone (a channel per measured call) would cost the model's
 	// bookkeeping of a fresh channel, about ten allocations, each call.
 	if g := e.byGoid[goid()]; g != nil && g.plain && e.race.on && e.race.chans[h] != nil {
-		queued := int(h.qcount)
-		if done && !send {
-			queued++
-		}
-		e.chanSyncQueued(g, h, send, nil, queued)
+		e.chanSync(g, h, send, nil)
 	}
 	e.mu.Unlock()
 }
@@ -891,13 +882,20 @@ func (e *engine) chanSync(g *gstate, h *hchan, send bool, partner *gstate) {
 	if !e.race.on || h == nil {
 		return
 	}
-	e.chanSyncQueued(g, h, send, partner, int(h.qcount))
-}
-
-// chanSyncQueued is chanSync with queued, the values in h's buffer before
-// the operation.
-func (e *engine) chanSyncQueued(g *gstate, h *hchan, send bool, partner *gstate, queued int) {
-	c := e.chanClocksOf(h)
+	c := e.race.chans[h]
+	if c == nil {
+		c = e.chanClocksOf(h)
+		// Values already buffered when the model meets h (put in an
+		// earlier run: a channel kept in a package variable, zstd's pool
+		// of encoders) carry no clock of this run. They are the oldest:
+		// without a place in the queue, a receive of one took the clock
+		// of a value sent after it, and the values' clocks went to the
+		// wrong receivers (races between goroutines that handed an
+		// encoder over properly, in badger's tables).
+		for i := uint(0); i < h.qcount; i++ {
+			c.items = append(c.items, vc{})
+		}
+	}
 	if partner != nil {
 		// Unbuffered: each side happens before the other's completion.
 		// mine is a scratch copy (joins copy what they keep), its
@@ -950,26 +948,7 @@ func (e *engine) chanSyncQueued(g *gstate, h *hchan, send bool, partner *gstate,
 		}
 		return
 	}
-	// The clocks queued are those of the newest values in the buffer: a
-	// value buffered before the model tracked the channel (in an earlier
-	// run, the channel kept in a package variable: a pool of encoders
-	// zstd keeps in a channel; or by a goroutine outside control) has
-	// none. The value received is the oldest: it has the oldest clock only
-	// if every value buffered has one. Taking it anyway paired the values
-	// with the clocks of others and reported races between goroutines that
-	// handed an encoder over through the channel (badger's tables).
-	if h.dataqsiz > 0 {
-		for c.queued() > queued {
-			it, _ := c.pop() // of a value no longer in the buffer
-			c.recycle(it)
-		}
-		if c.queued() == queued {
-			if it, ok := c.pop(); ok {
-				g.vc.join(it)
-				c.recycle(it)
-			}
-		}
-	} else if it, ok := c.pop(); ok {
+	if it, ok := c.pop(); ok {
 		g.vc.join(it)
 		c.recycle(it)
 	}
