@@ -314,15 +314,19 @@ func (r *rewriter) lateArgsOK(c *ast.CallExpr, name string) bool {
 	return n == 0 || !strings.HasSuffix(name, "f") && n <= maxTuple
 }
 
-// lateArgs is the argument list of a t.Log-like call's hook, and the
-// position of its ellipsis (none: token.NoPos): t.Fatal(f()) gives
-// rt.TFatal(t, rt.Tuple2(f())...), a gojq test's idiom.
-// n is r.tupleArg(c), taken before c's arguments were rewritten.
-func (r *rewriter) lateArgs(c *ast.CallExpr, n int) ([]ast.Expr, token.Pos) {
-	if n == 0 {
-		return c.Args, c.Ellipsis
+// lateHook rewrites the t.Log-like call c into hook(x, args...), x the
+// rewritten receiver: t.Fatal(f()) with f of several results gives
+// rt.TFatal(t, rt.Tuple2(f())...), a gojq test's idiom (lateArgsOK).
+func (r *rewriter) lateHook(c *ast.CallExpr, pos token.Pos, hook string, x ast.Expr) *ast.CallExpr {
+	n := r.tupleArg(c) // before the arguments are rewritten
+	r.args(c)
+	args, ellipsis := c.Args, c.Ellipsis
+	if n > 0 {
+		args, ellipsis = []ast.Expr{r.hook(c.Args[0].Pos(), "Tuple"+strconv.Itoa(n), c.Args[0])}, c.Rparen
 	}
-	return []ast.Expr{r.hook(c.Args[0].Pos(), "Tuple"+strconv.Itoa(n), c.Args[0])}, c.Rparen
+	out := r.hook(pos, hook, append([]ast.Expr{x}, args...)...)
+	out.Ellipsis, out.Rparen = ellipsis, c.Rparen
+	return out
 }
 
 func (r *rewriter) builtin(c *ast.CallExpr) *ast.CallExpr {
@@ -645,22 +649,12 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 		}
 		if h, ok := lateHooks[fn.Name()]; ok && fn.Pkg().Path() == "testing" && r.lateArgsOK(c, fn.Name()) {
 			// tb.Log(...) with tb a testing.TB
-			n := r.tupleArg(c) // before the arguments are rewritten
-			r.args(c)
-			args, ellipsis := r.lateArgs(c, n)
-			out := r.hook(pos, h, append([]ast.Expr{r.expr(f.X)}, args...)...)
-			out.Ellipsis, out.Rparen = ellipsis, c.Rparen
-			return out
+			return r.lateHook(c, pos, h, r.expr(f.X))
 		}
 		if h, ok := lateHooks[fn.Name()]; ok && fn.Pkg().Path() != "testing" && r.tbMethod(fn) && r.lateArgsOK(c, fn.Name()) {
 			// x.Logf(...) with x an interface of the user's that has
 			// testing.TB's method: rt.TLogfAny looks whether x is a T
-			n := r.tupleArg(c) // before the arguments are rewritten
-			r.args(c)
-			args, ellipsis := r.lateArgs(c, n)
-			out := r.hook(pos, h+"Any", append([]ast.Expr{r.expr(f.X)}, args...)...)
-			out.Ellipsis, out.Rparen = ellipsis, c.Rparen
-			return out
+			return r.lateHook(c, pos, h+"Any", r.expr(f.X))
 		}
 		if fn.Pkg().Path() == "context" && fn.Name() == "Done" && sig.Params().Len() == 0 {
 			// ctx.Done() with ctx a context.Context: a real deadline
@@ -722,13 +716,7 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 		if p, _ := namedIn(deref(r.info.TypeOf(f.X))); p != "testing" || !isPointer(r.info.TypeOf(f.X)) {
 			return nil
 		}
-		x := r.expr(f.X)
-		n := r.tupleArg(c)
-		r.args(c)
-		args, ellipsis := r.lateArgs(c, n)
-		out := r.hook(pos, h, append([]ast.Expr{x}, args...)...)
-		out.Ellipsis, out.Rparen = ellipsis, c.Rparen
-		return out
+		return r.lateHook(c, pos, h, r.expr(f.X))
 	}
 	if key == "testing.common.Cleanup" || key == "testing.common.Context" {
 		// t.Cleanup(f) and t.Context(), promoted from testing's unexported

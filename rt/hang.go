@@ -214,7 +214,9 @@ const spinningHang = "without reaching a key point (spinning)"
 // engine (a test waiting in t.Run for its subtest) does not stop the run;
 // the subtest beside it that computes (formatting a map of 100,000
 // entries for t.Log, zitadel/oidc's TestNewUserCode) does, and was not
-// looked at: the parent was reported as spinning. e.mu is held.
+// looked at: the parent was reported as spinning. At most one; a slice so
+// that the watchdog's judgement is a loop its verdicts break out of. e.mu is
+// held.
 func (e *engine) hangSuspects() []*gstate {
 	var first *gstate
 	for _, g := range e.gs {

@@ -969,33 +969,17 @@ func SyncMap(site string, m *sync.Map) *sync.Map {
 func SyncMapRange(site string, m *sync.Map, f func(key, value any) bool) {
 	SyncMap(site, m)
 	e := eng
-	if _, md := e.enter(); md != modeControl {
+	_, md := e.enter()
+	if md != modeControl {
 		m.Range(f)
 		return
-	} else {
-		e.mu.Unlock()
 	}
-	type entry struct{ k, v any }
-	var es []entry
-	m.Range(func(k, v any) bool { es = append(es, entry{k, v}); return true })
-	keys := make([]any, len(es))
-	for i := range es {
-		keys[i] = es[i].k
-	}
-	sortKeys(keys)
-	nan := 0 // keys not equal to themselves cannot be loaded: their values from the start, in order
-	for _, k := range keys {
-		var v any
-		if k != k {
-			for nan < len(es) && es[nan].k == es[nan].k {
-				nan++
-			}
-			if nan == len(es) {
-				continue
-			}
-			v = es[nan].v
-			nan++
-		} else {
+	e.mu.Unlock()
+	snapshot := map[any]any{}
+	m.Range(func(k, v any) bool { snapshot[k] = v; return true })
+	for it, _, _ := MapRange(snapshot); it.Next(); {
+		k, v := it.Key(), it.Value()
+		if k == k { // NaN keys cannot be loaded: their values of the start
 			var ok bool
 			if v, ok = m.Load(k); !ok {
 				continue // deleted before its turn
