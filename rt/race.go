@@ -734,6 +734,12 @@ type varTable struct {
 	// clear: the map keeps its room, and the records their blocks (ownHeap).
 	nAt, linesAt int
 	recent       [64]varRecent
+	// keep holds the memory of every variable in the table, as
+	// memState.keep does for plain accesses: a WaitGroup or an atomic that
+	// died and whose address the collector gave to a new object would
+	// otherwise pass its accesses on to the new one (a false race between
+	// two goroutines that each used a WaitGroup of their own).
+	keep []unsafe.Pointer
 }
 
 type varLine [lineBytes]*raceVar
@@ -755,6 +761,7 @@ func (t *varTable) put(p unsafe.Pointer, v *raceVar) {
 	x := &l[uintptr(p)&(lineBytes-1)]
 	if *x == nil {
 		t.n++
+		t.keep = append(t.keep, p)
 	}
 	*x = v
 }
@@ -787,6 +794,8 @@ func (t *varTable) line(addr uintptr, add bool) *varLine {
 func (t *varTable) clear() {
 	t.nAt, t.linesAt = max(t.nAt, t.n), max(t.linesAt, len(t.lines))
 	clear(t.lines)
+	clear(t.keep)
+	t.keep = t.keep[:0]
 	t.n = 0
 	t.recent = [len(t.recent)]varRecent{}
 }
@@ -802,9 +811,12 @@ func (r *raceState) reset(on bool) {
 	// touches a few variables, and a fresh 48 KB block per run was most of
 	// what a run of a small test allocated.
 	varBlock, readBlock := r.varBlock, r.readBlock
+	keep := r.vars.keep
+	clear(keep)
 	*r = raceState{on: on, objs: byAddr[vc]{}, robjs: byObject[byte, vc]{}, atoms: byAddr[vc]{},
 		chans: map[*hchan]*chanClocks{}, ctxs: byObject[hchan, ctxClock]{}, seen: seen, stacks: stacks,
-		realWaiters: map[strategy.GID]bool{}, varBlock: varBlock, readBlock: readBlock}
+		realWaiters: map[strategy.GID]bool{}, varBlock: varBlock, readBlock: readBlock,
+		vars: varTable{keep: keep[:0]}}
 	if r.seen == nil {
 		r.seen = map[[2]string]bool{}
 	}

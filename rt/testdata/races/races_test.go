@@ -825,3 +825,48 @@ func TestPoolReuse(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// ---- memory of dead objects ----
+
+// A goroutine's WaitGroups and atomics die, the collector frees them, and
+// another goroutine, in no happens-before order with the first, gets their
+// memory for its own: new variables, as -race sees them (it forgets an
+// address's accesses when the allocator hands it out again). Each
+// WaitGroup is released by a worker that runs the closure it was sent, as
+// k8s.io/apimachinery's watch.Broadcaster does, so that nothing keeps it;
+// the atomics and the plain variables are of one size, so that one's
+// memory goes to the other.
+// period:want none
+func TestDeadObjectsMemoryReused(t *testing.T) {
+	done := make(chan bool, 2)
+	go useAndDrop(done)
+	go useAndDrop(done)
+	<-done
+	<-done
+}
+
+func useAndDrop(done chan bool) {
+	n := 0
+	work := make(chan func())
+	go func() {
+		for f := range work {
+			f()
+		}
+	}()
+	for i := 0; i < 100; i++ {
+		wg := new(sync.WaitGroup)
+		c, v := new(atomic.Int64), new(int64)
+		wg.Add(1)
+		work <- func() {
+			c.Add(1)
+			*v = c.Load()
+			wg.Done()
+		}
+		wg.Wait()
+		n += int(*v - 1)
+		waste := make([]byte, 256<<10) // the collector runs now and then
+		n += int(waste[i])
+	}
+	close(work)
+	done <- n == 0
+}
