@@ -125,6 +125,9 @@ type rewriter struct {
 	changed   bool
 	// labels some goto statement names (gotoTarget), found on first need
 	gotoLabels map[types.Object]bool
+	// explicit holds selectors of embedded fields the rewriter spelled out
+	// (viaEmbeddedIface): no Selections entry, only their operand to rewrite
+	explicit map[*ast.SelectorExpr]bool
 
 	goBuildLine string // a //go:build line to write on top of the output
 }

@@ -190,6 +190,15 @@ func (r *rewriter) call(c *ast.CallExpr) *ast.CallExpr {
 	}
 	if fn != nil && fn.Pkg() != nil {
 		if sel != nil && sel.Kind() == types.MethodVal {
+			if f := r.viaEmbeddedIface(fun.(*ast.SelectorExpr), sel); f != nil {
+				// s.in.Lock() with s.in a struct embedding sync.Locker:
+				// the call through the interface, s.in.Locker.Lock().
+				c2 := *c
+				c2.Fun = f
+				if out := r.specialMethod(&c2, f, sel, fn); out != nil {
+					return out
+				}
+			}
 			if out := r.specialMethod(c, fun.(*ast.SelectorExpr), sel, fn); out != nil {
 				return out
 			}
@@ -873,6 +882,54 @@ func (r *rewriter) hiddenRecv(x ast.Expr, cur, last types.Type, path []int, sel 
 	return call, true
 }
 
+// ifaceValueHook is the hook of method fn of interface type t used as a
+// value, or "".
+func ifaceValueHook(fn *types.Func, t types.Type) string {
+	sig := fn.Type().(*types.Signature)
+	switch {
+	case (fn.Name() == "Lock" || fn.Name() == "Unlock") && sig.Params().Len() == 0 && sig.Results().Len() == 0 && isLocker(t):
+		return "Locker" + fn.Name()
+	default:
+		return timerIfaceHook(fn.Name(), sig)
+	}
+}
+
+// viaEmbeddedIface returns x.F1...Fn.m for x.m when m is the method of an
+// interface that x's type embeds (through fields F1...Fn), so that the
+// hooks of calls through an interface (a sync.Locker's Lock, a
+// testing.TB's Cleanup) apply; nil otherwise, or when a field on the path
+// cannot be named here. The selectors made are marked explicit: r.selector
+// rewrites their operand and nothing else.
+func (r *rewriter) viaEmbeddedIface(f *ast.SelectorExpr, sel *types.Selection) *ast.SelectorExpr {
+	idx := sel.Index()
+	if len(idx) < 2 {
+		return nil
+	}
+	var x ast.Expr = f.X
+	t := r.info.TypeOf(f.X)
+	for _, i := range idx[:len(idx)-1] {
+		st, ok := under(deref(t)).(*types.Struct)
+		if !ok {
+			return nil
+		}
+		fld := st.Field(i)
+		if !fld.Exported() && fld.Pkg() != r.pkg {
+			return nil
+		}
+		e := &ast.SelectorExpr{X: x, Sel: ident(fld.Name(), f.Sel.Pos())}
+		r.info.Types[e] = types.TypeAndValue{Type: fld.Type()}
+		if r.explicit == nil {
+			r.explicit = map[*ast.SelectorExpr]bool{}
+		}
+		r.explicit[e] = true
+		x, t = e, fld.Type()
+	}
+	if !types.IsInterface(t) {
+		return nil
+	}
+	return &ast.SelectorExpr{X: x, Sel: f.Sel}
+}
+
 // isLocker reports whether an interface type has Lock() and Unlock().
 func isLocker(t types.Type) bool {
 	ms := types.NewMethodSet(t)
@@ -920,18 +977,15 @@ func (r *rewriter) methodValue(x *ast.SelectorExpr, sel *types.Selection) ast.Ex
 		// l.Unlock as a value with l a sync.Locker (miekg/dns's
 		// once.Do(l.Unlock)), t.Stop with t a timer interface: the real
 		// method of a lock or timer the model owns must not run.
-		sig := fn.Type().(*types.Signature)
-		var hook string
-		var iface *ast.InterfaceType
-		switch {
-		case (fn.Name() == "Lock" || fn.Name() == "Unlock") && sig.Params().Len() == 0 && sig.Results().Len() == 0 && isLocker(r.info.TypeOf(x.X)):
-			hook, iface = "Locker"+fn.Name(), r.ifaceType(x.Pos(), "Lock", "Unlock")
-		case timerIfaceHook(fn.Name(), sig) != "":
-			hook = timerIfaceHook(fn.Name(), sig)
-			iface = &ast.InterfaceType{Interface: x.Pos(), Methods: &ast.FieldList{Opening: x.Pos(), Closing: x.Pos(), List: []*ast.Field{
-				{Names: []*ast.Ident{ident(fn.Name(), x.Pos())}, Type: r.typeExpr(sig, x.Pos())}}}}
-		}
-		if hook != "" {
+		if hook := ifaceValueHook(fn, r.info.TypeOf(x.X)); hook != "" {
+			sig := fn.Type().(*types.Signature)
+			var iface *ast.InterfaceType
+			if strings.HasPrefix(hook, "Locker") {
+				iface = r.ifaceType(x.Pos(), "Lock", "Unlock")
+			} else {
+				iface = &ast.InterfaceType{Interface: x.Pos(), Methods: &ast.FieldList{Opening: x.Pos(), Closing: x.Pos(), List: []*ast.Field{
+					{Names: []*ast.Ident{ident(fn.Name(), x.Pos())}, Type: r.typeExpr(sig, x.Pos())}}}}
+			}
 			return r.boundHookAs(x.Pos(), hook, r.expr(x.X), iface, sig)
 		}
 	}

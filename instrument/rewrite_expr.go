@@ -551,6 +551,10 @@ func (r *rewriter) selector(x *ast.SelectorExpr) ast.Expr {
 		}
 		return x
 	}
+	if r.explicit[x] {
+		x.X = paren(r.expr(x.X))
+		return x
+	}
 	sel := r.info.Selections[x]
 	if sel == nil {
 		return x
@@ -562,6 +566,9 @@ func (r *rewriter) selector(x *ast.SelectorExpr) ast.Expr {
 		}
 		x.X = paren(r.expr(x.X))
 	case types.MethodVal:
+		if f := r.viaEmbeddedIface(x, sel); f != nil && ifaceValueHook(sel.Obj().(*types.Func), r.info.TypeOf(f.X)) != "" {
+			return r.methodValue(f, sel) // s.in.Unlock as a value, s.in embedding sync.Locker
+		}
 		return r.methodValue(x, sel)
 	case types.MethodExpr:
 		return r.methodExpr(x, sel)

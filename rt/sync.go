@@ -443,7 +443,9 @@ var promotedLock sync.Map // reflect.Type -> []int
 // then die with "unlock of unlocked mutex".
 func embeddedMutex(l sync.Locker) any {
 	t := reflect.TypeOf(l)
-	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
+	// A struct value is a Locker too when its mutex is embedded by pointer
+	// (struct{ *sync.RWMutex }).
+	if t.Kind() != reflect.Struct && (t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct) {
 		return nil
 	}
 	path, ok := promotedLock.Load(t)
@@ -456,10 +458,13 @@ func embeddedMutex(l sync.Locker) any {
 		return nil
 	}
 	v := reflect.ValueOf(l)
-	if v.IsNil() {
-		return nil
+	if v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil
+		}
+		v = v.Elem()
 	}
-	f, err := v.Elem().FieldByIndexErr(idx)
+	f, err := v.FieldByIndexErr(idx)
 	if err != nil {
 		return nil // through an embedded nil pointer: l.Lock() panics as it would
 	}
@@ -469,6 +474,9 @@ func embeddedMutex(l sync.Locker) any {
 		}
 		return f.Interface()
 	}
+	if !f.CanAddr() {
+		return nil
+	}
 	return f.Addr().Interface()
 }
 
@@ -477,14 +485,18 @@ var (
 	rwmutexType = reflect.TypeOf(sync.RWMutex{})
 )
 
-// mutexPath is the index path of t's embedded mutex (t a pointer to a
-// struct) when t's Lock and Unlock are promoted from it, at any depth of
-// embedding (go-sqlmock's expectations embed a struct that embeds it).
+// mutexPath is the index path of t's embedded mutex (t a struct or a
+// pointer to one) when t's Lock and Unlock are promoted from it, at any
+// depth of embedding (go-sqlmock's expectations embed a struct that embeds
+// it).
 func mutexPath(t reflect.Type) []int {
 	if !promoted(t, "Lock") || !promoted(t, "Unlock") {
 		return nil
 	}
-	st := t.Elem()
+	st := t
+	if st.Kind() == reflect.Pointer {
+		st = st.Elem()
+	}
 	for i := 0; i < st.NumField(); i++ {
 		f := st.Field(i)
 		if f.Anonymous && isMutexType(f.Type) {

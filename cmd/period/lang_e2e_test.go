@@ -149,8 +149,8 @@ func TestCondLockerEmbeddingItsMutex(t *testing.T) {
 			}
 			dir, _ := filepath.Abs("testdata/condlocker")
 			code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "30", "-strategy", st, "-o", t.TempDir(), dir)
-			if code != 0 || len(sums) != 4 {
-				t.Fatalf("exit %d with %d tests, want 0 and 4: %s", code, len(sums), stderr)
+			if code != 0 || len(sums) != 6 {
+				t.Fatalf("exit %d with %d tests, want 0 and 6: %s", code, len(sums), stderr)
 			}
 			for name, s := range sums {
 				if len(s.Bugs) != 0 || s.Unconfirmed != 0 || s.Schedules != 30 {

@@ -108,3 +108,66 @@ func TestLockedThroughInterfaceDeepEmbedding(t *testing.T) {
 	l.Unlock()
 	<-done
 }
+
+// A struct embedding the sync.Locker interface (mellium.im/xmpp's session
+// streams: struct{ sync.Locker; ... } set to a *sync.Mutex): s.in.Lock()
+// is a call through the interface, and the Locker taken from the field
+// unlocks what it locked (53 tests of xmpp died of "unlock of unlocked
+// mutex": the promoted Lock ran on the real mutex, the Unlock in the model).
+func TestEmbeddedLockerInterface(t *testing.T) {
+	s := &stream{}
+	s.in.Locker = &sync.Mutex{}
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.in.Lock()
+			s.in.n++
+			release := s.in.Locker
+			release.Unlock()
+			s.in.Lock()
+			defer s.in.Unlock()
+			s.in.n++
+		}()
+	}
+	wg.Wait()
+	var once sync.Once
+	s.in.Lock()
+	once.Do(s.in.Unlock) // a method value through the embedded interface
+	if s.in.n != 4 {
+		t.Fatalf("n = %d", s.in.n)
+	}
+}
+
+// A struct value embedding *sync.RWMutex is a sync.Locker itself: its
+// Unlock through the interface releases the lock the model took.
+func TestStructValueEmbeddingRWMutexPointer(t *testing.T) {
+	v := rwHolder{&sync.RWMutex{}}
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v.Lock()
+			var l sync.Locker = v
+			l.Unlock()
+			v.RLock()
+			v.RLocker().Unlock()
+		}()
+	}
+	wg.Wait()
+}
+
+type stream struct {
+	in half
+}
+
+type half struct {
+	sync.Locker
+	n int
+}
+
+type rwHolder struct {
+	*sync.RWMutex
+}

@@ -86,3 +86,20 @@ func Pools(p *sync.Pool) {
 	get := p.Get
 	_ = get
 }
+
+// A struct embedding the sync.Locker interface: its promoted Lock and
+// Unlock are calls through the interface, spelled out.
+type lockedHalf struct {
+	sync.Locker
+	n int
+}
+
+type twoHalves struct{ in, out lockedHalf }
+
+func EmbeddedLocker(s *twoHalves, get func() *twoHalves) {
+	s.in.Lock()
+	defer s.in.Unlock()
+	get().out.Lock()
+	release := s.out.Unlock
+	release()
+}
