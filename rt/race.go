@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -680,7 +681,6 @@ type raceState struct {
 	atoms byAddr[vc]
 	chans map[*hchan]*chanClocks
 	vars  varTable
-	ctxs  byObject[hchan, ctxClock] // Done channels of virtual contexts, to their cancellers' clocks
 	// outside is what goroutines outside control know, together: what
 	// they acquired on mixed channels (chanClocks.mixed).
 	outside vc
@@ -813,8 +813,11 @@ func (r *raceState) reset(on bool) {
 	varBlock, readBlock := r.varBlock, r.readBlock
 	keep := r.vars.keep
 	clear(keep)
+	ctxDoneClocks.mu.Lock()
+	ctxDoneClocks.on, ctxDoneClocks.m = on, byObject[hchan, ctxClock]{}
+	ctxDoneClocks.mu.Unlock()
 	*r = raceState{on: on, objs: byAddr[vc]{}, robjs: byObject[byte, vc]{}, atoms: byAddr[vc]{},
-		chans: map[*hchan]*chanClocks{}, ctxs: byObject[hchan, ctxClock]{}, seen: seen, stacks: stacks,
+		chans: map[*hchan]*chanClocks{}, seen: seen, stacks: stacks,
 		realWaiters: map[strategy.GID]bool{}, varBlock: varBlock, readBlock: readBlock,
 		vars: varTable{keep: keep[:0]}}
 	if r.seen == nil {
@@ -926,7 +929,7 @@ func (e *engine) chanSync(g *gstate, h *hchan, send bool, partner *gstate) {
 	if c.mixed {
 		g.vc.join(c.all)
 		if !send && h.qcount == 0 && h.closed != 0 {
-			if x := e.race.ctxs.lookup(h); x != nil {
+			if x := ctxDoneClocks.lookup(h); x != nil {
 				g.vc.join(x.get())
 			}
 		}
@@ -954,7 +957,7 @@ func (e *engine) chanSync(g *gstate, h *hchan, send bool, partner *gstate) {
 	}
 	if h.qcount == 0 && h.closed != 0 {
 		g.vc.join(c.closed)
-		if x := e.race.ctxs.lookup(h); x != nil {
+		if x := ctxDoneClocks.lookup(h); x != nil {
 			// Closed by the cancellation of a virtual context.
 			g.vc.join(x.get())
 		}
@@ -1052,12 +1055,32 @@ func (e *engine) timerStart(g *gstate, clk vc) {
 	}
 }
 
-// raceCtx registers a virtual context's Done channel. e.mu is held.
-func (e *engine) raceCtx(c *vctx) {
-	if e.race.on {
+// ctxDones maps the Done channels of virtual contexts to their cancellers'
+// clocks. A context makes its channel when Done is first called, as the
+// context package does, by a goroutine that may not hold e.mu: the map
+// has a lock of its own.
+var ctxDoneClocks ctxDones
+
+type ctxDones struct {
+	mu sync.Mutex
+	on bool // race detection is on in this run
+	m  byObject[hchan, ctxClock]
+}
+
+func (d *ctxDones) lookup(h *hchan) *ctxClock {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.m.lookup(h)
+}
+
+// register records the Done channel c has just made.
+func (d *ctxDones) register(c *vctx, done chan struct{}) {
+	d.mu.Lock()
+	if d.on {
 		cc := c.cc
-		e.race.ctxs.get(chanOf(c.done), func() *ctxClock { return cc })
+		d.m.get(chanOf(done), func() *ctxClock { return cc })
 	}
+	d.mu.Unlock()
 }
 
 // checkAccess looks for a race between g's access at site and earlier

@@ -760,7 +760,7 @@ type vctx struct {
 	errCause   error
 	causeCtx   context.Context         // a standard context canceled with c's cause, for context.Cause
 	causeStop  context.CancelCauseFunc // cancels causeCtx
-	cc         *ctxClock               // race detection: the canceller's clock (also in raceState.ctxs)
+	cc         *ctxClock               // race detection: the canceller's clock (also in ctxDoneClocks)
 	after      map[int]func()
 	nextID     int
 	timer      *vtimer
@@ -820,15 +820,43 @@ func realInstant(t time.Time) time.Time {
 	e.mu.Unlock()
 	return time.Now().Add(t.Sub(now))
 }
-func (c *vctx) Done() <-chan struct{} { return c.done }
+
+// Done makes c's channel on first call, as the context package does: two
+// contexts made alike and never asked are reflect.DeepEqual, as two of the
+// context package's are (gomock's argument matchers compare a context the
+// test made with the one the code made; tus/tusd).
+func (c *vctx) Done() <-chan struct{} {
+	c.mu.Lock()
+	d := c.done
+	made := d == nil
+	if made {
+		d = make(chan struct{})
+		if c.err != nil {
+			close(d)
+		}
+		c.done = d
+	}
+	c.mu.Unlock()
+	if made {
+		ctxDoneClocks.register(c, d)
+	}
+	return d
+}
 func (c *vctx) Value(k any) any {
 	if k == vctxKey {
 		return c
 	}
 	if k == causeKey && causeKey != nil {
 		// context.Cause(c) looks for a *cancelCtx under the context
-		// package's private key: hand it one that carries c's cause.
-		return c.causeCtx.Value(k)
+		// package's private key: hand it one that carries c's cause (none
+		// before c is canceled: Cause then asks Err, nil).
+		c.mu.Lock()
+		cc := c.causeCtx
+		c.mu.Unlock()
+		if cc == nil {
+			return nil
+		}
+		return cc.Value(k)
 	}
 	return c.parent.Value(k)
 }
@@ -855,9 +883,9 @@ func (s keySpy) Value(k any) any {
 }
 
 func newVctx(parent context.Context) *vctx {
-	c := &vctx{parent: parent, done: make(chan struct{}), after: map[int]func(){}, cc: new(ctxClock)}
-	c.causeCtx, c.causeStop = context.WithCancelCause(context.Background())
-	return c
+	// The Done channel and the cause's context are made when needed (Done,
+	// cancel).
+	return &vctx{parent: parent, after: map[int]func(){}, cc: new(ctxClock)}
 }
 func (c *vctx) Err() error {
 	c.mu.Lock()
@@ -912,8 +940,13 @@ func (c *vctx) cancel(err, cause error, clk vc) {
 	if cause == nil {
 		cause = err
 	}
+	if c.causeCtx == nil {
+		c.causeCtx, c.causeStop = context.WithCancelCause(context.Background())
+	}
 	c.causeStop(cause)
-	close(c.done)
+	if c.done != nil {
+		close(c.done) // else Done makes it closed
+	}
 	var fs []func()
 	for i := 0; i < c.nextID; i++ {
 		if f, ok := c.after[i]; ok {
@@ -964,13 +997,13 @@ func (c *vctx) watch(parent context.Context) bool {
 	}
 	const site = "context propagation"
 	w := e.spawn(g, site, func() {
-		pd := parent.Done()
-		k := Select(site, false, RecvCase(pd), RecvCase(c.done))
+		pd, cd := parent.Done(), c.Done()
+		k := Select(site, false, RecvCase(pd), RecvCase(cd))
 		select {
 		case <-RecvIf(k, 0, pd):
 			SelectDone(k)
 			c.cancel(parent.Err(), context.Cause(parent), vc{})
-		case <-RecvIf(k, 1, c.done):
+		case <-RecvIf(k, 1, cd):
 			SelectDone(k)
 		}
 	}, 0)
@@ -1017,7 +1050,6 @@ func WithCancel(parent context.Context) (context.Context, context.CancelFunc) {
 func (e *engine) newCancelCtx(parent context.Context) *vctx {
 	c := newVctx(parent)
 	c.noDeadline = true
-	e.raceCtx(c)
 	return c
 }
 
@@ -1056,7 +1088,6 @@ func WithDeadlineCause(parent context.Context, d time.Time, cause error) (contex
 		// timeout has always passed when anything looks (go-openai's
 		// tests expect a request with one to fail; the request, run in
 		// the standard library without a step, beat the timer).
-		e.raceCtx(c)
 		clk := e.releaseClock(g)
 		e.mu.Unlock()
 		c.follow()
@@ -1070,7 +1101,6 @@ func WithDeadlineCause(parent context.Context, d time.Time, cause error) (contex
 	c.timer = vt
 	e.clock.add(vt)
 	e.early(g, time.Duration(vt.when-e.vnow()), vt.when)
-	e.raceCtx(c)
 	e.mu.Unlock()
 	c.follow()
 	return c, c.cancelFunc(vt)
@@ -1132,7 +1162,7 @@ func ContextAfterFunc(site string, ctx context.Context, f func()) (stop func() b
 		}
 	}
 	var stopReal func() bool
-	if v, ok := ctx.Value(vctxKey).(*vctx); ok && v.done == ctx.Done() {
+	if v, ok := ctx.Value(vctxKey).(*vctx); ok && v.Done() == ctx.Done() {
 		stopReal = v.AfterFunc(start) // called as the cancellation happens
 	} else {
 		stopReal = context.AfterFunc(ctx, start) // a standard context: when its goroutine runs
