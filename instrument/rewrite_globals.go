@@ -115,8 +115,18 @@ func (r *rewriter) roots(file *ast.File) {
 }
 
 // packageVars calls f with each named variable file declares at package
-// level.
+// level, but those a //go:linkname directive names: they are another
+// package's variable (gofiber/fiber's runtime.rodata, in read-only memory,
+// where restoring it faulted), not this package's state.
 func (r *rewriter) packageVars(file *ast.File, f func(*ast.Ident, *types.Var)) {
+	linked := map[string]bool{}
+	for _, cg := range file.Comments {
+		for _, c := range cg.List {
+			if fs := strings.Fields(c.Text); len(fs) >= 2 && fs[0] == "//go:linkname" {
+				linked[fs[1]] = true
+			}
+		}
+	}
 	for _, d := range file.Decls {
 		g, ok := d.(*ast.GenDecl)
 		if !ok || g.Tok != token.VAR {
@@ -124,7 +134,7 @@ func (r *rewriter) packageVars(file *ast.File, f func(*ast.Ident, *types.Var)) {
 		}
 		for _, s := range g.Specs {
 			for _, n := range s.(*ast.ValueSpec).Names {
-				if v, ok := r.info.Defs[n].(*types.Var); ok && n.Name != "_" {
+				if v, ok := r.info.Defs[n].(*types.Var); ok && n.Name != "_" && !linked[n.Name] {
 					f(n, v)
 				}
 			}

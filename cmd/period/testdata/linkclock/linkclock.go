@@ -5,7 +5,7 @@ package linkclock
 import (
 	"sync"
 	"time"
-	_ "unsafe"
+	"unsafe"
 )
 
 //go:noescape
@@ -46,4 +46,21 @@ func (b *Bucket) LastTake() time.Time {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return time.Unix(0, b.wall)
+}
+
+// The runtime's read-only data, through //go:linkname (gofiber/fiber
+// tells constant strings so): another package's variable, in memory the
+// process cannot write. Period's reset of package variables between
+// schedules wrote it and the process died of a fault.
+//
+//go:linkname rodata runtime.rodata
+var rodata byte
+
+//go:linkname erodata runtime.erodata
+var erodata byte
+
+// ReadOnly tells whether s's bytes are in the read-only data.
+func ReadOnly(s string) bool {
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	return p >= uintptr(unsafe.Pointer(&rodata)) && p < uintptr(unsafe.Pointer(&erodata))
 }

@@ -33,3 +33,9 @@ func TestRefillAfterSleep(t *testing.T) {
 		t.Errorf("the take was %v from time.Now", d)
 	}
 }
+
+func TestConstantIsReadOnly(t *testing.T) {
+	if !ReadOnly("a constant") {
+		t.Fatal("a string constant is not in read-only data")
+	}
+}
