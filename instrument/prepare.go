@@ -744,7 +744,7 @@ func (p *preparer) prepareUnit(u *testUnit) (*TestPackage, error) {
 		ModuleDir:      mod.Dir,
 		ModulePath:     mod.Path,
 		GoVersion:      mod.GoVersion,
-		Tests:          append(append([]string(nil), u.inTests...), u.xTests...),
+		Tests:          append(append([]string(nil), u.inTests...), externalNames(u.inTests, u.xTests)...),
 		Uninstrumented: u.uninstrumented,
 		buildFlags:     append([]string(nil), p.flags...),
 		binCache:       p.binCache,

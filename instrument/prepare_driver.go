@@ -119,11 +119,31 @@ func driverSource(pkg *packages.Package, pkgPath string, external bool, inTests,
 	for _, n := range inTests {
 		fmt.Fprintf(&b, "\t\t{Name: %q, F: %s%s},\n", n, qual, n)
 	}
-	for _, n := range xTests {
-		fmt.Fprintf(&b, "\t\t{Name: %q, F: %s},\n", n, n)
+	for i, n := range externalNames(inTests, xTests) {
+		fmt.Fprintf(&b, "\t\t{Name: %q, F: %s},\n", n, xTests[i])
 	}
 	b.WriteString("\t})\n}\n")
 	return format.Source(b.Bytes())
+}
+
+// externalNames are the names Period gives the external test package's
+// tests: a test named as one of the package's own (grpc's
+// `func Test(t *testing.T)` in both, which go test runs one after the
+// other) is the second of that name, "Test#01", as package testing
+// tells two subtests of one name apart. rt.TName and -run see "Test".
+func externalNames(inTests, xTests []string) []string {
+	in := map[string]bool{}
+	for _, n := range inTests {
+		in[n] = true
+	}
+	out := make([]string, len(xTests))
+	for i, n := range xTests {
+		out[i] = n
+		if in[n] {
+			out[i] = n + "#01"
+		}
+	}
+	return out
 }
 
 // driverFile picks a path in pkg's directory for the driver that no file

@@ -47,6 +47,7 @@ func TName(t interface{ Name() string }) string {
 		return name
 	}
 	test, after, _ := strings.Cut(rest, "/")
+	test, _, _ = strings.Cut(test, "#") // "Test#01": the external package's Test (instrument.externalNames)
 	if sched, sub, _ := strings.Cut(after, "/"); len(sched) > 1 && sched[0] == 's' && strings.Trim(sched[1:], "0123456789") == "" {
 		if sub != "" {
 			return test + "/" + sub

@@ -182,3 +182,16 @@ func TestTupleArgumentsOfTestingMethods(t *testing.T) {
 		t.Fatalf("exit %d, %+v: want a clean exploration: %s", code, s, stderr)
 	}
 }
+
+// A test named as one in the external test package (grpc's
+// `func Test(t *testing.T)` in both) is two tests, as under go test: the
+// external one is "Test#01" in reports and replay files, t.Name() is
+// "Test" in both, and -run '^Test$' selects both. Before, the two shared one
+// summary, printed twice, and a replay ran the wrong one.
+func TestSameNameInTheExternalTestPackage(t *testing.T) {
+	for _, p := range []string{"1", "2"} {
+		t.Run("p="+p, func(t *testing.T) {
+			checkLangProgram(t, "testdata/samename", 2, map[string]string{"Test#01": "fail"}, "-budget", "50", "-race=false", "-p", p, "-run", "^Test$")
+		})
+	}
+}

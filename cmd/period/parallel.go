@@ -95,7 +95,7 @@ func (par *parallelism) selectShard(pkgs []*instrument.TestPackage, run string) 
 	for _, pkg := range pkgs {
 		var mine []string
 		for _, t := range pkg.Tests {
-			if re != nil && !re.MatchString(t) {
+			if re != nil && !runner.MatchTest(re, t) {
 				continue
 			}
 			par.order = append(par.order, shardTest{pkg.ImportPath, t})

@@ -39,6 +39,7 @@ type Binary struct {
 // Options configure a run of a binary.
 type Options struct {
 	Config   rt.Config     // passed to the process; Package, Dir, Results are filled in
+	Only     string        // explore this test of the binary alone, whatever Config.Run says
 	Timeout  time.Duration // the whole exploration of the binary (0: none)
 	Progress func(format string, args ...any)
 	// Confirm replays every verdict but races in a fresh process of the
@@ -103,6 +104,9 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 		deadline = time.Now().Add(opts.Timeout)
 	}
 	tests, err := selectTests(b.Tests, opts.Config.Run, opts.Config.Replay)
+	if opts.Only != "" {
+		tests, err = []string{opts.Only}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -349,7 +353,7 @@ func exploreAlone(ctx context.Context, b Binary, opts Options, test string, dead
 	opts.Progress("%s: exploring again in one process, alone in the package directory", test)
 	o := opts
 	o.Pool, o.Fresh, o.Workers, o.Resume = nil, false, 1, ""
-	o.Config.Run = "^" + regexp.QuoteMeta(test) + "$"
+	o.Config.Run, o.Only = "^"+regexp.QuoteMeta(test)+"$", test
 	o.Config.Prelude = TestsBefore(b.Tests, opts.Config.Selection, test) // as the confirmation ran it
 	if !deadline.IsZero() {
 		if o.Timeout = time.Until(deadline); o.Timeout <= 0 {
@@ -432,7 +436,7 @@ func exploreFresh(ctx context.Context, b Binary, opts Options, test string, dead
 	o.Confirm, o.Fresh, o.Pool = false, false, nil
 	o.Config.Fresh = filepath.Join(work, "state.json")
 	o.Config.Parallel = false
-	o.Config.Run = "^" + regexp.QuoteMeta(test) + "$"
+	o.Config.Run, o.Only = "^"+regexp.QuoteMeta(test)+"$", test
 	o.Config.Prelude = nil
 	if prelude {
 		o.Config.Prelude = TestsBefore(b.Tests, opts.Config.Selection, test)
@@ -1404,6 +1408,15 @@ func crashLocation(out []byte) string {
 	return ""
 }
 
+// MatchTest tells whether -run's re selects test t: "Test#01", the
+// external test package's Test when the package has one too
+// (instrument.externalNames), is selected as go test selects it, by its
+// name, "Test".
+func MatchTest(re *regexp.Regexp, t string) bool {
+	base, _, _ := strings.Cut(t, "#")
+	return re.MatchString(base)
+}
+
 func selectTests(all []string, run, replay string) ([]string, error) {
 	if replay != "" {
 		tr, err := trace.ReadFile(replay)
@@ -1426,7 +1439,7 @@ func selectTests(all []string, run, replay string) ([]string, error) {
 	}
 	var out []string
 	for _, t := range all {
-		if re == nil || re.MatchString(t) {
+		if re == nil || MatchTest(re, t) {
 			out = append(out, t)
 		}
 	}

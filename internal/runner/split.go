@@ -56,7 +56,7 @@ func runPooled(ctx context.Context, b Binary, opts Options, tests []string, dead
 			o := opts
 			o.Pool = nil
 			o.Confirm = false // once all are explored (confirm)
-			o.Config.Run = "^" + regexp.QuoteMeta(t) + "$"
+			o.Config.Run, o.Only = "^"+regexp.QuoteMeta(t)+"$", t
 			if !deadline.IsZero() {
 				o.Timeout = max(time.Until(deadline), time.Millisecond)
 			}

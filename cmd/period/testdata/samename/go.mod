@@ -1,0 +1,3 @@
+module example.com/samename
+
+go 1.24
