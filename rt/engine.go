@@ -1371,6 +1371,11 @@ func (e *engine) exit(g *gstate, r any, normal bool) {
 	// goroutine after goroutine keeps clocks quadratic in their number, and
 	// its slot goes to a later goroutine.
 	if e.race.on {
+		if e.bubble {
+			// Except synctest.Wait's: a goroutine of the bubble that
+			// ended happens before the next Wait returns (SynctestWait).
+			e.race.bubbleEnded.join(g.vc)
+		}
 		e.race.freeSlot(g)
 	}
 	g.vc = vc{}

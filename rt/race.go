@@ -692,6 +692,7 @@ type raceState struct {
 	realWaiters map[strategy.GID]bool // by slot
 	slots       int                   // slots handed out in this run
 	free        []freeSlot            // slots whose holders ended, latest last
+	bubbleEnded vc                    // the clocks of the goroutines that ended in a synctest bubble (SynctestWait)
 	// stacks holds, per access site, the stack of the first access seen
 	// there (in any run): one runtime.Callers per site, so that a report can
 	// show a call path to the earlier access too.

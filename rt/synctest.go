@@ -54,6 +54,17 @@ func SynctestWait(site string) {
 	}
 	g.p = pending{op: strategy.OpWGWait, site: site, bubbleWait: true, ready: func() bool { return e.othersBlocked(g) }}
 	e.point(g)
+	if e.race.on {
+		// As under -race: what every other goroutine of the bubble did
+		// before it blocked or ended happens before Wait returns (the
+		// others are all blocked now, so their clocks say just that).
+		for _, o := range e.gs {
+			if o != g && o.status != gDone {
+				g.vc.join(o.vc)
+			}
+		}
+		g.vc.join(e.race.bubbleEnded)
+	}
 	e.mu.Unlock()
 }
 
