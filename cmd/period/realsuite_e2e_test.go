@@ -1046,6 +1046,27 @@ func TestFirstScheduleCollisionIsExploredAlone(t *testing.T) {
 	}
 }
 
+// A TestMain that holds a fixed port for the package's tests and exits
+// when it cannot (grpc-gateway's integration tests) fails in every process
+// of the package but one under -p: those tests are explored again alone in
+// the package directory, as go test runs the package, instead of the
+// package failing.
+func TestFixedPortTestMainExploredAlone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("holds a port for seconds")
+	}
+	dir, _ := filepath.Abs("testdata/fixedportmain")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-p", "2", "-budget", "10", "-strategy", "random", "-o", t.TempDir(), dir)
+	if code != 0 || len(sums) != 3 {
+		t.Fatalf("exit %d, %d summaries, want 0 and 3: %+v\n%s", code, len(sums), sums, stderr)
+	}
+	for test, s := range sums {
+		if len(s.Bugs) != 0 || s.Schedules != 10 {
+			t.Errorf("%s: want 10 schedules and no bug: %+v", test, s)
+		}
+	}
+}
+
 // A sync.Pool starts empty in every run, as in a fresh process, and a Get
 // returns the last value put back whichever processor the goroutines ran
 // on: the real Pool's per-processor caches made a value from an earlier

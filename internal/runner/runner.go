@@ -206,7 +206,7 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 			break
 		}
 		if inFlight == "" || restart >= maxRestarts {
-			return nil, fmt.Errorf("test process failed: %v\n%s", runErr, tail(out, 30))
+			return nil, fmt.Errorf("%w: %v\n%s", errProcessFailed, runErr, tail(out, 30))
 		}
 		if m := abandonedLine.FindSubmatch(out); m != nil && !errors.Is(runErr, errTimeout) {
 			// rt ended a process whose test goroutine waited in code Period
@@ -1407,6 +1407,10 @@ func crashLocation(out []byte) string {
 	}
 	return ""
 }
+
+// errProcessFailed: a test process ended with an error before it said
+// which test it was exploring (TestMain or init exited).
+var errProcessFailed = errors.New("test process failed")
 
 // MatchTest tells whether -run's re selects test t: "Test#01", the
 // external test package's Test when the package has one too

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -79,6 +80,18 @@ func runPooled(ctx context.Context, b Binary, opts Options, tests []string, dead
 			var err error
 			if perr := pool.Do(ctx, func() { rs, err = Run(ctx, b, o) }); perr != nil {
 				err = perr
+			}
+			if errors.Is(err, errProcessFailed) {
+				// Its process died before a test started: a TestMain
+				// that listens on a fixed port (grpc-gateway's
+				// integration tests) fails beside the package's other
+				// processes. go test runs one process per package: so
+				// does this test now, alone in the directory.
+				o.Progress("%s: the test process failed before the test started (%s); exploring it again alone in the package directory", t, strings.TrimPrefix(firstLine(err.Error()), errProcessFailed.Error()+": "))
+				var r Result
+				if r, err = exploreAlone(ctx, b, o, t, deadline); err == nil {
+					rs = []Result{r}
+				}
 			}
 			if errors.Is(err, context.Canceled) && len(rs) == 0 {
 				// Interrupted before it started: say so, as for the others.

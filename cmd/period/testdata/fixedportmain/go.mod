@@ -1,0 +1,3 @@
+module example.com/fixedportmain
+
+go 1.24
