@@ -114,6 +114,13 @@ func Stack(buf []byte, all bool) int {
 			blocks = append(blocks, v)
 		}
 	}
+	if !all && len(blocks) == 0 {
+		// The caller's own stack is never left out: code reads its
+		// goroutine's id from the first line (x/net/http2's
+		// curGoroutineID panicked on an empty dump, in a goroutine whose
+		// creator the view does not know).
+		return copy(buf, raw)
+	}
 	return copy(buf, strings.Join(blocks, "\n\n")+"\n")
 }
 

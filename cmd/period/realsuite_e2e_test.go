@@ -62,8 +62,8 @@ func TestGoroutineListingSeesNoPeriodGoroutine(t *testing.T) {
 	dir, _ := filepath.Abs("testdata/introspect")
 	for _, name := range []string{"period", "pct"} {
 		code, sums, stderr := periodJSON(t, "test", "-json", "-strategy", name, "-budget", "20", "-o", t.TempDir(), dir)
-		if code != 0 || len(sums) != 8 {
-			t.Fatalf("%s: exit %d, %d summaries, want 0 and 8: %+v %s", name, code, len(sums), sums, stderr)
+		if code != 0 || len(sums) != 9 {
+			t.Fatalf("%s: exit %d, %d summaries, want 0 and 9: %+v %s", name, code, len(sums), sums, stderr)
 		}
 	}
 }

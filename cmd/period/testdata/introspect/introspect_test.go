@@ -275,3 +275,20 @@ func TestWaitsShowTheirOperation(t *testing.T) {
 	close(release)
 	wg.Wait()
 }
+
+// A callback of time.AfterFunc reads its own goroutine's id from
+// runtime.Stack(buf, false), as x/net/http2's goroutine checks do: the
+// dump of the caller's own stack always starts "goroutine N [" (it was
+// empty there: a goroutine of the clock, which the listing leaves out).
+func TestOwnStackInATimerCallback(t *testing.T) {
+	ids := make(chan string, 1)
+	time.AfterFunc(time.Millisecond, func() {
+		buf := make([]byte, 4096)
+		buf = buf[:runtime.Stack(buf, false)]
+		id, _, _ := strings.Cut(strings.TrimPrefix(string(buf), "goroutine "), " ")
+		ids <- id
+	})
+	if id := <-ids; id == "" || strings.Trim(id, "0123456789") != "" {
+		t.Fatalf("goroutine id %q", id)
+	}
+}
