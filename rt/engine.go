@@ -1333,12 +1333,12 @@ func (e *engine) spawn(parent *gstate, site string, f func(), creator uintptr) *
 // docs/scale.md).
 //
 //go:noinline
-func primeStack() {
+func primeStack() byte {
 	var frame [1536]byte
-	stackSink = frame[stackIndex]
+	return frame[stackIndex] // a variable index: the frame is kept
 }
 
-var stackSink, stackIndex = byte(0), 0
+var stackIndex = 0
 
 func (e *engine) goroutineMain(g *gstate, f func(), exited *sync.WaitGroup) {
 	defer periodLive.Add(-1)
@@ -1353,7 +1353,7 @@ func (e *engine) goroutineMain(g *gstate, f func(), exited *sync.WaitGroup) {
 		return
 	}
 	g.entry = f // listed as its first frame until it starts (Stack)
-	primeStack()
+	_ = primeStack()
 	e.park(g) // until chosen for the start key point
 	g.entry = nil
 	e.hookDone(g)
