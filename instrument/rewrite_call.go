@@ -905,7 +905,7 @@ func (r *rewriter) viaEmbeddedIface(f *ast.SelectorExpr, sel *types.Selection) *
 	if len(idx) < 2 {
 		return nil
 	}
-	var x ast.Expr = f.X
+	var path []*types.Var
 	t := r.info.TypeOf(f.X)
 	for _, i := range idx[:len(idx)-1] {
 		st, ok := under(deref(t)).(*types.Struct)
@@ -916,16 +916,20 @@ func (r *rewriter) viaEmbeddedIface(f *ast.SelectorExpr, sel *types.Selection) *
 		if !fld.Exported() && fld.Pkg() != r.pkg {
 			return nil
 		}
-		e := &ast.SelectorExpr{X: x, Sel: ident(fld.Name(), f.Sel.Pos())}
-		r.info.Types[e] = types.TypeAndValue{Type: fld.Type()}
-		if r.explicit == nil {
-			r.explicit = map[*ast.SelectorExpr]bool{}
-		}
-		r.explicit[e] = true
-		x, t = e, fld.Type()
+		path, t = append(path, fld), fld.Type()
 	}
 	if !types.IsInterface(t) {
 		return nil
+	}
+	if r.explicit == nil {
+		r.explicit = map[*ast.SelectorExpr]bool{}
+	}
+	var x ast.Expr = f.X
+	for _, fld := range path {
+		e := &ast.SelectorExpr{X: x, Sel: ident(fld.Name(), f.Sel.Pos())}
+		r.info.Types[e] = types.TypeAndValue{Type: fld.Type()}
+		r.explicit[e] = true
+		x = e
 	}
 	return &ast.SelectorExpr{X: x, Sel: f.Sel}
 }
