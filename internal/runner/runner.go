@@ -205,8 +205,11 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 			}
 			break
 		}
-		if inFlight == "" || restart >= maxRestarts {
+		if inFlight == "" {
 			return nil, fmt.Errorf("%w: %v\n%s", errProcessFailed, runErr, tail(out, 30))
+		}
+		if restart >= maxRestarts {
+			return nil, fmt.Errorf("test process failed: %v\n%s", runErr, tail(out, 30))
 		}
 		if m := abandonedLine.FindSubmatch(out); m != nil && !errors.Is(runErr, errTimeout) {
 			// rt ended a process whose test goroutine waited in code Period
