@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -310,6 +309,7 @@ type stepsLine struct {
 	Test     string
 	Schedule int
 	Steps    int64
+	Subtest  string `json:",omitempty"` // the subtest started last and still running: where a long schedule is
 }
 
 // stepsEvery is how often a running schedule's steps are written.
@@ -336,7 +336,11 @@ func (e *engine) reportSteps(out *resultWriter, test string, schedule int) (stop
 		if done {
 			return
 		}
-		out.write(stepsLine{Action: "steps", Test: test, Schedule: schedule, Steps: e.progress.Load() - start})
+		line := stepsLine{Action: "steps", Test: test, Schedule: schedule, Steps: e.progress.Load() - start}
+		if sub := e.inSubtest.Load(); sub != nil {
+			line.Subtest = *sub
+		}
+		out.write(line)
 		t.Reset(stepsEvery)
 	})
 	return func() {
@@ -427,12 +431,14 @@ func Explore(t *testing.T, tests []Test) {
 		defer f.Close()
 		out = &resultWriter{f: f}
 	}
-	var re *regexp.Regexp
-	if cfg.Run != "" {
-		if re, err = regexp.Compile(cfg.Run); err != nil {
-			t.Fatalf("-run: %v", err)
-		}
+	re, err := CompileRun(cfg.Run)
+	if err != nil {
+		t.Fatalf("-run: %v", err)
 	}
+	if subtests, err = CompileRun(cfg.Selection); err != nil || !subtests.HasSubtests() {
+		subtests = nil
+	}
+	defer func() { subtests = nil }()
 	var restores []func()
 	if len(globals) > 0 {
 		settleInit()
@@ -460,7 +466,7 @@ func Explore(t *testing.T, tests []Test) {
 		}
 	}
 	for _, tt := range tests {
-		if rep != nil && tt.Name != rep.Test || rep == nil && re != nil && !re.MatchString(tt.Name) {
+		if rep != nil && tt.Name != rep.Test || rep == nil && !re.Match(tt.Name) && !re.Match(testBase(tt.Name)) {
 			continue
 		}
 		// Goroutine IDs are numbered per test, so that a test explores the

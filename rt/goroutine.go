@@ -145,6 +145,9 @@ func Exit(site string, code int) {
 // from a helper goroutine, so that the caller can go on when the subtest
 // calls t.Parallel (TParallel) instead of returning.
 func TRun(site string, t *testing.T, name string, f func(*testing.T)) bool {
+	if skipSubtest(t, name) {
+		return true // as package testing does for a subtest -run leaves out
+	}
 	e := eng
 	g, md := e.enter()
 	switch md {
@@ -186,6 +189,8 @@ func TRun(site string, t *testing.T, name string, f func(*testing.T)) bool {
 			c.goid = goid()
 			e.byGoid[c.goid] = c
 			e.mu.Unlock()
+			sub := TName(t)
+			defer e.inSubtest.Store(e.inSubtest.Swap(&sub)) // the parent's again after
 			normal := false
 			defer func() {
 				r := recover()

@@ -90,6 +90,11 @@ func goroutineStack(id int64) []byte {
 // for code that computes long without a key point.
 func realBlocked(id int64) bool {
 	st, status := stackAndStatus(id)
+	return blockedIn(st, status)
+}
+
+// blockedIn is realBlocked on a goroutine's stack and status.
+func blockedIn(st []byte, status string) bool {
 	if st == nil {
 		return false
 	}
@@ -142,11 +147,8 @@ func waitsForChild(id int64) bool {
 // probe); a real sleep (jitter, a library's backoff) ends on its own, and
 // detaching it at once would let real timing pick the schedule.
 func waitsForOthers(id int64) bool {
-	if !realBlocked(id) {
-		return false
-	}
-	_, status := stackAndStatus(id)
-	return !strings.HasPrefix(status, "sleep")
+	st, status := stackAndStatus(id) // one dump of all stacks: a stop of the world
+	return blockedIn(st, status) && !strings.HasPrefix(status, "sleep")
 }
 
 // goroutineStatuses maps every goroutine's id to its status, from one

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -193,5 +195,20 @@ func TestSameNameInTheExternalTestPackage(t *testing.T) {
 		t.Run("p="+p, func(t *testing.T) {
 			checkLangProgram(t, "testdata/samename", 2, map[string]string{"Test#01": "fail"}, "-budget", "50", "-race=false", "-p", p, "-run", "^Test$")
 		})
+	}
+}
+
+// -run reads levels as go test does: 'TestCounter/locked' explores only the
+// subtests it names (TestOther and the racy subtest are left out),
+// 'TestCounter/locked_adds/racy' one nested subtest, and a pattern that
+// selects no test says so.
+func TestRunSelectsSubtests(t *testing.T) {
+	checkLangProgram(t, "testdata/subrun", 1, nil, "-budget", "30", "-race=false", "-run", "TestCounter/^locked_adds$/^nested$")
+	checkLangProgram(t, "testdata/subrun", 1, map[string]string{"TestCounter": "fail"}, "-budget", "30", "-race=false", "-run", "TestCounter/locked/racy")
+	checkLangProgram(t, "testdata/subrun", 2, map[string]string{"TestCounter": "fail", "TestOther": "fail"}, "-budget", "30", "-race=false", "-run", "TestCounter/racy|TestOther")
+	dir, _ := filepath.Abs("testdata/subrun")
+	var out, stderr bytes.Buffer
+	if code := run([]string{"test", "-run", "TestNone/x", dir}, &out, &stderr); code != 0 || !strings.Contains(out.String(), "no tests to run") {
+		t.Errorf("-run selecting no test: exit %d, %q %s, want exit 0 and \"no tests to run\"", code, out.String(), stderr.String())
 	}
 }

@@ -395,6 +395,10 @@ func testPackages(ctx context.Context, patterns []string, prep instrument.Prepar
 			fmt.Fprintf(stderr, "period: %s: %v\n", pkg.ImportPath, err)
 			return exitError
 		}
+		if len(results) == 0 && ctx.Err() == nil {
+			// As go test says it: -run selected none of the package's tests.
+			p.Event("note", pkg.ImportPath, "%s: no tests to run", pkg.ImportPath)
+		}
 		bugs := 0
 		binary := runner.Binary{Path: bin, Dir: pkg.Dir, Package: pkg.ImportPath, Tests: pkg.Tests}
 		sums := make([]report.JSONSummary, len(results))

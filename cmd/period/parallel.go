@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -83,19 +82,16 @@ func (par *parallelism) selectShard(pkgs []*instrument.TestPackage, run string) 
 	if par.shards == 0 {
 		return pkgs, nil
 	}
-	var re *regexp.Regexp
-	if run != "" {
-		var err error
-		if re, err = regexp.Compile(run); err != nil {
-			return nil, fmt.Errorf("-run: %v", err)
-		}
+	re, err := rt.CompileRun(run)
+	if err != nil {
+		return nil, fmt.Errorf("-run: %v", err)
 	}
 	var out []*instrument.TestPackage
 	k := 0
 	for _, pkg := range pkgs {
 		var mine []string
 		for _, t := range pkg.Tests {
-			if re != nil && !runner.MatchTest(re, t) {
+			if !runner.MatchTest(re, t) {
 				continue
 			}
 			par.order = append(par.order, shardTest{pkg.ImportPath, t})

@@ -795,6 +795,7 @@ func watchProgress(results string, budget int, starting func() string, progress 
 		var off int64
 		test, schedule, since := "", 0, time.Now()
 		steps := int64(-1) // the running schedule's steps, when the test process said
+		sub := ""          // and the subtest it was in
 		for {
 			select {
 			case <-done:
@@ -804,10 +805,10 @@ func watchProgress(results string, budget int, starting func() string, progress 
 			if p := readProgress(results, off); p.end > off {
 				off = p.end
 				if p.test != "" && (p.test != test || p.schedule != schedule) {
-					test, schedule, since, steps = p.test, p.schedule, time.Now(), -1
+					test, schedule, since, steps, sub = p.test, p.schedule, time.Now(), -1, ""
 				}
 				if p.steps >= 0 && p.stepsTest == test && p.stepsSchedule == schedule {
-					steps = p.steps
+					steps, sub = p.steps, p.subtest
 				}
 			}
 			if test == "" {
@@ -817,6 +818,9 @@ func watchProgress(results string, budget int, starting func() string, progress 
 			ofSchedule := fmt.Sprintf("%.0fs", time.Since(since).Seconds())
 			if steps >= 0 {
 				ofSchedule += ", " + countSteps(steps)
+			}
+			if sub != "" {
+				ofSchedule += ", in " + sub
 			}
 			progress("%s: schedule %d of at most %d, %.0fs in this process (this schedule: %s)",
 				test, schedule, budget, time.Since(start).Seconds(), ofSchedule)
@@ -869,9 +873,9 @@ func lastRun(results string, off int64) (test string, schedule int, end int64) {
 // runProgress is what readProgress found: the last "run" line, the last
 // "steps" line (steps -1: none) and the offset up to which it read.
 type runProgress struct {
-	test, stepsTest         string
-	schedule, stepsSchedule int
-	steps, end              int64
+	test, stepsTest, subtest string
+	schedule, stepsSchedule  int
+	steps, end               int64
 }
 
 // readProgress reads results from offset off: the last "run" line's test
@@ -898,9 +902,9 @@ func readProgress(results string, off int64) runProgress {
 		data = data[i+1:]
 		end += int64(i + 1)
 		var l struct {
-			Action, Test string
-			Schedule     int
-			Steps        int64
+			Action, Test, Subtest string
+			Schedule              int
+			Steps                 int64
 		}
 		if json.Unmarshal(line, &l) != nil {
 			continue
@@ -909,7 +913,7 @@ func readProgress(results string, off int64) runProgress {
 		case "run":
 			p.test, p.schedule = l.Test, l.Schedule
 		case "steps":
-			p.stepsTest, p.stepsSchedule, p.steps = l.Test, l.Schedule, l.Steps
+			p.stepsTest, p.stepsSchedule, p.steps, p.subtest = l.Test, l.Schedule, l.Steps, l.Subtest
 		}
 	}
 	p.end = end
@@ -1419,9 +1423,9 @@ var errProcessFailed = errors.New("test process failed")
 // external test package's Test when the package has one too
 // (instrument.externalNames), is selected as go test selects it, by its
 // name, "Test".
-func MatchTest(re *regexp.Regexp, t string) bool {
+func MatchTest(re rt.RunFilter, t string) bool {
 	base, _, _ := strings.Cut(t, "#")
-	return re.MatchString(base)
+	return re.Match(base)
 }
 
 func selectTests(all []string, run, replay string) ([]string, error) {
@@ -1437,16 +1441,13 @@ func selectTests(all []string, run, replay string) ([]string, error) {
 		}
 		return nil, fmt.Errorf("the replay file names test %s, which the package does not have", tr.Test)
 	}
-	var re *regexp.Regexp
-	if run != "" {
-		var err error
-		if re, err = regexp.Compile(run); err != nil {
-			return nil, fmt.Errorf("-run: %v", err)
-		}
+	re, err := rt.CompileRun(run)
+	if err != nil {
+		return nil, fmt.Errorf("-run: %v", err)
 	}
 	var out []string
 	for _, t := range all {
-		if re == nil || MatchTest(re, t) {
+		if MatchTest(re, t) {
 			out = append(out, t)
 		}
 	}

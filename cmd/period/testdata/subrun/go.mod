@@ -1,0 +1,3 @@
+module example.com/subrun
+
+go 1.24
