@@ -300,6 +300,7 @@ type progress struct {
 	Action   string // "run"
 	Test     string
 	Schedule int
+	Steps    int `json:",omitempty"` // the steps of the test's earlier schedules in this process
 }
 
 // stepsLine tells the parent how many steps the running schedule has taken
@@ -313,7 +314,7 @@ type stepsLine struct {
 }
 
 // stepsEvery is how often a running schedule's steps are written.
-const stepsEvery = 5 * time.Second
+const stepsEvery = time.Second
 
 // reportSteps writes a "steps" line every stepsEvery until the returned
 // function is called. Like the watchdog it is a timer that re-arms itself,
@@ -724,7 +725,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 		e.resetRun(schedule - 1)
 		e.cfg.stepLimit(schedule)
 		e.mu.Unlock()
-		out.write(progress{Action: "run", Test: tt.Name, Schedule: schedule})
+		out.write(progress{Action: "run", Test: tt.Name, Schedule: schedule, Steps: sum.Steps})
 		stopSteps := e.reportSteps(out, tt.Name, schedule)
 		nb := len(sum.Bugs)
 		if skip[schedule] {

@@ -144,7 +144,11 @@ func (p *Printer) Result(s JSONSummary) {
 			return
 		}
 		if s.Schedules == 0 && (s.Interrupted || s.TimedOut) {
-			fmt.Fprintf(p.W, "?    %s  not explored (stopped before its first schedule ended)\n", s.Test)
+			ran := ""
+			if s.Steps > 0 {
+				ran = fmt.Sprintf(", which had run %d steps", s.Steps)
+			}
+			fmt.Fprintf(p.W, "?    %s  not explored (stopped before its first schedule ended%s)\n", s.Test, ran)
 			return
 		}
 		fmt.Fprintf(p.W, "ok   %s  %d schedules, no bug (%s%s, %.2fs)\n", s.Test, s.Schedules, s.Strategy, extra, s.Elapsed)

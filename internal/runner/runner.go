@@ -144,11 +144,16 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 		failMsgs := parseFailures(out, b.Dir)
 		inFlight := ""
 		flightSchedule := 0
+		var flightSteps, ranBefore int64          // the steps of the test in flight in this process: its earlier schedules', and the running one's as last reported
 		flightBugs := map[string][]rt.BugReport{} // found by tests this process did not summarize
 		for _, l := range lines {
 			switch l.Action {
 			case "run":
-				inFlight, flightSchedule = l.Test, l.Schedule
+				inFlight, flightSchedule, flightSteps, ranBefore = l.Test, l.Schedule, l.Steps, l.Steps
+			case "steps":
+				if l.Test == inFlight && l.Schedule == flightSchedule {
+					flightSteps = ranBefore + l.Steps
+				}
 			case "bug":
 				flightBugs[l.Test] = append(flightBugs[l.Test], l.Bug)
 			case "summary":
@@ -200,6 +205,12 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 				}
 				if t == inFlight && r.Schedules < flightSchedule-1 {
 					r.Schedules = flightSchedule - 1
+				}
+				if t == inFlight {
+					// What the test ran in this process, the schedule
+					// cut short too (a test whose one schedule outlasts
+					// -timeout is no silence).
+					r.Steps += int(flightSteps)
 				}
 				r.TimedOut, r.Interrupted = !stopped, stopped
 			}
@@ -1128,7 +1139,8 @@ func interruptedBySignal(err error) bool {
 type resultLine struct {
 	Action   string
 	Test     string
-	Schedule int // "run": the schedule starting
+	Schedule int   // "run": the schedule starting; "steps": the schedule running
+	Steps    int64 // "steps": its steps so far; "run": the test's earlier schedules' in this process
 	Summary  rt.Summary
 	Bug      rt.BugReport // "bug": written as found, before the test's summary
 }
@@ -1174,10 +1186,13 @@ func readResults(path string) ([]resultLine, error) {
 			if json.Unmarshal(sc.Bytes(), &l.Summary) != nil {
 				continue
 			}
-		case "run":
-			var p struct{ Schedule int }
+		case "run", "steps":
+			var p struct {
+				Schedule int
+				Steps    int64
+			}
 			json.Unmarshal(sc.Bytes(), &p)
-			l.Schedule = p.Schedule
+			l.Schedule, l.Steps = p.Schedule, p.Steps
 		case "bug":
 			if json.Unmarshal(sc.Bytes(), &l.Bug) != nil {
 				continue
