@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime/pprof"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -17,9 +18,13 @@ import (
 // ends, whichever comes first, so that a test too long to finish still
 // leaves a profile. PERIOD_MEMPROFILE names a file for a heap profile
 // written when the exploration ends. The returned function stops both.
+// Several test processes (tests of a package, -p) would write one file in
+// turn, the last one's profile, maybe empty, left: "%p" in a name stands
+// for the process id.
 func startProfile() func() {
-	mem := os.Getenv("PERIOD_MEMPROFILE")
-	name := os.Getenv("PERIOD_CPUPROFILE")
+	pid := strconv.Itoa(os.Getpid())
+	mem := strings.ReplaceAll(os.Getenv("PERIOD_MEMPROFILE"), "%p", pid)
+	name := strings.ReplaceAll(os.Getenv("PERIOD_CPUPROFILE"), "%p", pid)
 	if name == "" {
 		if mem == "" {
 			return func() {}
