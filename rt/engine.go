@@ -266,10 +266,11 @@ type engine struct {
 	gcAt            time.Time                   // when a controlled goroutine last called runtime.GC (collected)
 	seq             uint64
 	steps           int
-	clockRead       bool  // the program read the clock in this run (time.Now, Since, Until): its replay may need the run's clock base
-	bubble          bool  // inside synctest.Test: the clock is exact (no drift, see now)
-	drift           int64 // virtual time passed since the clock last moved (time.go: vnow)
-	nowStreak       int   // time.Now readings since the step nowSince (time.go: nowDrift)
+	clockRead       bool           // the program read the clock in this run (time.Now, Since, Until): its replay may need the run's clock base
+	bubble          bool           // inside synctest.Test: the clock is exact (no drift, see now)
+	preBubble       map[int64]bool // the goroutines there when the bubble began: not the bubble's (bubbleOutsideBlocked)
+	drift           int64          // virtual time passed since the clock last moved (time.go: vnow)
+	nowStreak       int            // time.Now readings since the step nowSince (time.go: nowDrift)
 	nowSince        int
 	loads           int       // atomic operations since lastEffect (time.go: loadDrift)
 	jumpTo          int64     // an early wake-up chosen in this step: the clock jumps there at the next decision (time.go: early)

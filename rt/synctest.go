@@ -3,6 +3,9 @@
 package rt
 
 import (
+	"bytes"
+	"runtime"
+	"strconv"
 	"testing"
 	"testing/synctest"
 
@@ -27,6 +30,8 @@ func SynctestTest(site string, t *testing.T, f func(*testing.T)) {
 	nested := e.bubble
 	if !nested {
 		e.enterBubble()
+		e.preBubble = map[int64]bool{}
+		eachGoroutine(func(id int64, _, _ []byte) { e.preBubble[id] = true })
 	}
 	e.mu.Unlock()
 	defer func() {
@@ -68,6 +73,82 @@ func SynctestWait(site string) {
 	e.mu.Unlock()
 }
 
+// bubbleOutsideBlocked tells whether every goroutine of the bubble that
+// Period does not control is durably blocked (bubbleDurablyBlocked's rule)
+// or gone: the detached ones, and those started since the bubble began,
+// that ran the program's code (outsideGs) or that a controlled goroutine
+// started, directly or through others outside control started since (a
+// Server.Shutdown's hooks, which may not have run yet). Goroutines outside
+// control that were there before (a server the test started first), and
+// those they start, are not the bubble's. e.mu is held.
+func (e *engine) bubbleOutsideBlocked() bool {
+	type gInfo struct {
+		parent        int64
+		durable, ours bool
+	}
+	all := map[int64]gInfo{}
+	eachGoroutine(func(id int64, status, stack []byte) {
+		all[id] = gInfo{
+			parent:  creatorID(stack),
+			ours:    bytes.Contains(stack, periodCreated) && !bytes.Contains(stack, programCreated),
+			durable: durableStatus(string(status)) && !bytes.Contains(stack, enterFrame) && !(lockWait(status) && bytes.Contains(stack, rtFrame)),
+		}
+	})
+	for _, id := range e.detachedIDs() {
+		if g, alive := all[id]; alive && !g.durable {
+			return false
+		}
+	}
+	startedByRun := func(id int64) bool {
+		for range 64 {
+			if e.byGoid[id] != nil {
+				// A controlled goroutine: of the bubble, as every one is
+				// under Period (f runs on synctest.Test's caller).
+				return true
+			}
+			g, alive := all[id]
+			if !alive || g.ours || e.preBubble[id] {
+				return false
+			}
+			id = g.parent
+		}
+		return false
+	}
+	for id, g := range all {
+		if g.durable || g.ours || e.byGoid[id] != nil || e.preBubble[id] {
+			continue
+		}
+		if e.outsideGs.ids[id] || startedByRun(g.parent) {
+			return false
+		}
+	}
+	return true
+}
+
+// periodCreated is in the stack of a goroutine Period started (a helper
+// running t.Run for a subtest), and programCreated in that of one the
+// program started outside control (a go statement run by a goroutine
+// outside control: goFrom in plain mode).
+var (
+	periodCreated  = []byte("\ncreated by github.com/period-dev/period/rt.")
+	programCreated = []byte("\ncreated by github.com/period-dev/period/rt.goFrom")
+)
+
+// creatorID is the id of the goroutine that started the one whose stack
+// this is ("created by f in goroutine N"); 0 if the stack does not say.
+func creatorID(stack []byte) int64 {
+	i := bytes.LastIndex(stack, []byte(" in goroutine "))
+	if i < 0 {
+		return 0
+	}
+	rest := stack[i+len(" in goroutine "):]
+	if j := bytes.IndexByte(rest, '\n'); j >= 0 {
+		rest = rest[:j]
+	}
+	id, _ := strconv.ParseInt(string(rest), 10, 64)
+	return id
+}
+
 // othersBlocked tells whether every goroutine but g is blocked. A goroutine
 // blocked for real on a channel or lock of code Period does not see (the
 // reader of a net.Pipe, as the in-memory transports of MCP's SDK have) is
@@ -90,6 +171,16 @@ func (e *engine) othersBlocked(g *gstate) bool {
 		default: // running, settling, or outside control
 			return false
 		}
+	}
+	if e.bubble && (e.outside > 0 || runtime.NumGoroutine() > len(e.preBubble)) {
+		// Goroutines outside control of the bubble (net/http's
+		// connection goroutines, started inside it by a controlled
+		// one) are waited for too, as synctest's Wait does (x/net's
+		// http2 tests on net/http's transport checked a RoundTrip still
+		// on its way). Only when such goroutines ran the program's code
+		// or may exist (more goroutines than when the bubble began): one
+		// look at every stack, once the controlled ones are blocked.
+		return e.bubbleOutsideBlocked()
 	}
 	// One look at every stack, only once the others are blocked.
 	return !detached || e.bubble && e.detachedDurablyBlocked()

@@ -1,7 +1,9 @@
 package clock
 
 import (
+	"context"
 	"net"
+	"net/http"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -104,5 +106,24 @@ func TestSynctestWaitBesidePipeReader(t *testing.T) {
 		synctest.Wait()
 		close(closed)
 		a.Close()
+	})
+}
+
+// synctest.Wait waits for the bubble's goroutines that the standard library
+// started, as for the others: an http.Server's shutdown hooks run in
+// goroutines of their own (outside Period's control) that Shutdown starts
+// and does not wait for. Wait returned before the hook ran.
+func TestSynctestWaitsForShutdownHooks(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := &http.Server{}
+		ran := false
+		srv.RegisterOnShutdown(func() { ran = true })
+		if err := srv.Shutdown(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if !ran {
+			t.Error("synctest.Wait returned before the shutdown hook ran")
+		}
 	})
 }
