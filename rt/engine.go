@@ -1906,8 +1906,7 @@ func (e *engine) bubbleDurablyBlocked() bool {
 	}
 	durable := map[int64]bool{}
 	eachGoroutine(func(id int64, status, stack []byte) {
-		// One waiting for e.mu (held here) is on its way into a hook.
-		durable[id] = durableStatus(string(status)) && !bytes.Contains(stack, enterFrame) && !(lockWait(status) && bytes.Contains(stack, rtFrame))
+		durable[id] = durablyBlockedOutside(status, stack)
 	})
 	for i, id := range ids {
 		d, alive := durable[id]
@@ -1919,6 +1918,14 @@ func (e *engine) bubbleDurablyBlocked() bool {
 		}
 	}
 	return true
+}
+
+// durablyBlockedOutside tells whether a goroutine Period does not control
+// at the moment, with this status and stack, is durably blocked, as
+// synctest defines it; one waiting for e.mu (held by the caller) is on its
+// way into a hook, not blocked.
+func durablyBlockedOutside(status, stack []byte) bool {
+	return durableStatus(string(status)) && !bytes.Contains(stack, enterFrame) && !(lockWait(status) && bytes.Contains(stack, rtFrame))
 }
 
 // undetach counts a detached goroutine back (it reached a hook or ended),

@@ -91,7 +91,7 @@ func (e *engine) bubbleOutsideBlocked() bool {
 		all[id] = gInfo{
 			parent:  creatorID(stack),
 			ours:    bytes.Contains(stack, periodCreated) && !bytes.Contains(stack, programCreated),
-			durable: durableStatus(string(status)) && !bytes.Contains(stack, enterFrame) && !(lockWait(status) && bytes.Contains(stack, rtFrame)),
+			durable: durablyBlockedOutside(status, stack),
 		}
 	})
 	for _, id := range e.detachedIDs() {
