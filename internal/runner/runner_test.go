@@ -83,18 +83,18 @@ func TestLastRun(t *testing.T) {
 }
 
 // readProgress also finds the running schedule's steps ("steps" lines, which
-// the test process writes every few seconds).
+// the test process writes every second) and the subtest it is in.
 func TestReadProgressSteps(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "results.jsonl")
 	lines := `{"Action":"run","Test":"TestA","Schedule":1}
 {"Action":"steps","Test":"TestA","Schedule":1,"Steps":1200}
-{"Action":"steps","Test":"TestA","Schedule":1,"Steps":3200000}
+{"Action":"steps","Test":"TestA","Schedule":1,"Steps":3200000,"Subtest":"TestA/large"}
 {"Action":"steps","Test":"TestA","Schedule":1,"St`
 	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	p := readProgress(path, 0)
-	if p.test != "TestA" || p.schedule != 1 || p.stepsTest != "TestA" || p.stepsSchedule != 1 || p.steps != 3200000 {
+	if p.test != "TestA" || p.schedule != 1 || p.stepsTest != "TestA" || p.stepsSchedule != 1 || p.steps != 3200000 || p.subtest != "TestA/large" {
 		t.Fatalf("readProgress = %+v", p)
 	}
 	if p2 := readProgress(path, p.end); p2.steps != -1 || p2.end != p.end {
