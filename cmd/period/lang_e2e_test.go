@@ -212,3 +212,18 @@ func TestRunSelectsSubtests(t *testing.T) {
 		t.Errorf("-run selecting no test: exit %d, %q %s, want exit 0 and \"no tests to run\"", code, out.String(), stderr.String())
 	}
 }
+
+// A TestMain that exits with status 0 without running the tests (a server
+// missing) is an ok package, as go test reports it, with a note; it was a
+// run failure ("open .../results-0.jsonl").
+func TestTestMainSkippingEverything(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/skipmain")
+	var out, stderr bytes.Buffer
+	code := run([]string{"test", "-budget", "5", dir}, &out, &stderr)
+	if code != 0 || !strings.Contains(out.String(), "TestMain exited without running the tests: no server: skipping the tests") || strings.Contains(out.String(), "BUG") {
+		t.Errorf("exit %d, %q %s; want exit 0 and a note", code, out.String(), stderr.String())
+	}
+}

@@ -391,6 +391,12 @@ func testPackages(ctx context.Context, patterns []string, prep instrument.Prepar
 			runner.Options{Config: cfg, Timeout: timeout, Confirm: true, Fresh: fresh, Pool: par.pool, Workers: par.p, Resume: par.resume, Progress: func(format string, args ...any) {
 				p.Event("progress", pkg.ImportPath, format, args...)
 			}})
+		if errors.Is(err, runner.ErrTestsNotRun) {
+			// As go test reports it: ok, nothing was tested.
+			p.Event("note", pkg.ImportPath, "%s: %v; nothing explored", pkg.ImportPath, err)
+			p.Package(pkg.ImportPath, 0, time.Since(t0).Seconds())
+			return exitOK
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "period: %s: %v\n", pkg.ImportPath, err)
 			return exitError

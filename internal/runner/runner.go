@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -138,6 +139,13 @@ func Run(ctx context.Context, b Binary, opts Options) ([]Result, error) {
 		out, runErr := runChild(ctx, b, cfg, deadline)
 		stopWatch()
 		lines, err := readResults(cfg.Results)
+		if errors.Is(err, fs.ErrNotExist) && runErr == nil {
+			// The process ended well without running Period's driver:
+			// its TestMain returned without m.Run (ClickHouse's skips
+			// every test when no server is reachable), which go test
+			// reports as ok.
+			return nil, fmt.Errorf("%w%s", ErrTestsNotRun, lastLine(out))
+		}
 		if err != nil && runErr == nil {
 			return nil, err
 		}
@@ -1426,6 +1434,20 @@ func crashLocation(out []byte) string {
 			continue
 		}
 		return trace.ModuleLoc(file + ":" + string(m[2]))
+	}
+	return ""
+}
+
+// ErrTestsNotRun: a test process exited with status 0 without running the
+// tests (TestMain did not call m.Run); go test reports such a package ok.
+var ErrTestsNotRun = errors.New("TestMain exited without running the tests")
+
+// lastLine is ": " and the last non-empty line of a process's output, or
+// "" if it printed nothing.
+func lastLine(out []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if l := strings.TrimSpace(lines[len(lines)-1]); l != "" {
+		return ": " + l
 	}
 	return ""
 }

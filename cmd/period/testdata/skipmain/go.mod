@@ -1,0 +1,3 @@
+module example.com/skipmain
+
+go 1.24
