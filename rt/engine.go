@@ -269,6 +269,7 @@ type engine struct {
 	clockRead       bool           // the program read the clock in this run (time.Now, Since, Until): its replay may need the run's clock base
 	bubble          bool           // inside synctest.Test: the clock is exact (no drift, see now)
 	preBubble       map[int64]bool // the goroutines there when the bubble began: not the bubble's (bubbleOutsideBlocked)
+	bubbleRoot      int64          // the goroutine that called synctest.Test: of the bubble
 	drift           int64          // virtual time passed since the clock last moved (time.go: vnow)
 	nowStreak       int            // time.Now readings since the step nowSince (time.go: nowDrift)
 	nowSince        int

@@ -19,7 +19,7 @@ import (
 // the calling goroutine, its goroutines controlled like all others.
 func SynctestTest(site string, t *testing.T, f func(*testing.T)) {
 	e := eng
-	_, md := e.enter()
+	g, md := e.enter()
 	switch md {
 	case modePlain:
 		synctest.Test(t, f)
@@ -32,6 +32,7 @@ func SynctestTest(site string, t *testing.T, f func(*testing.T)) {
 		e.enterBubble()
 		e.preBubble = map[int64]bool{}
 		eachGoroutine(func(id int64, _, _ []byte) { e.preBubble[id] = true })
+		e.bubbleRoot = g.goid
 	}
 	e.mu.Unlock()
 	defer func() {
@@ -102,9 +103,11 @@ func (e *engine) bubbleOutsideBlocked() bool {
 	startedByRun := func(id int64) bool {
 		for range 64 {
 			if e.byGoid[id] != nil {
-				// A controlled goroutine: of the bubble, as every one is
-				// under Period (f runs on synctest.Test's caller).
-				return true
+				// A controlled goroutine started in the bubble, or its
+				// root (f runs on synctest.Test's caller); one that was
+				// there before (a server's, started by the test first)
+				// starts goroutines outside the bubble, as under go test.
+				return !e.preBubble[id] || id == e.bubbleRoot
 			}
 			g, alive := all[id]
 			if !alive || g.ours || e.preBubble[id] {
