@@ -262,9 +262,10 @@ var realIOTypes = map[string]bool{
 	// atomics, which -race sees).
 	"os.Process": true, "os/exec.Cmd": true,
 	// A request waits for the network: its goroutine is let go within
-	// 300 µs, not the watchdog's 5 to 10 ms, so requests sent at once go
-	// out at once (minio-go's TestComposeObjectParallel counts four copies
-	// in flight at a server that takes 20 ms for each).
+	// about a millisecond (rt.IO's probe), not the watchdog's 1 to 2, so
+	// requests sent at once go out at once (minio-go's
+	// TestComposeObjectParallel counts four copies in flight at a server
+	// that takes 20 ms for each).
 	"net/http.Client": true, "net/http.Transport": true,
 	// database/sql hands a driver's connection from goroutine to goroutine
 	// through its pool, under its own locks: the driver's unguarded

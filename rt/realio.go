@@ -37,9 +37,11 @@ func IO[T any](v T) T {
 }
 
 // ioProbeDelay: how soon after a goroutine starts real I/O the engine looks
-// whether it blocked there, to let the others run. The watchdog's own probe
-// comes 5 to 10 ms later, past the 10 ms deadlines some tests set on a pipe
-// whose writer waits for its turn (simonvetter/modbus).
+// whether it blocked there, to let the others run (a timer: about 1.08 ms
+// in an idle process, whatever shorter delay it is given). The watchdog's
+// own probe, 1 to 2 ms after a stall began, once took 5 to 10 ms, past the
+// 10 ms deadlines some tests set on a pipe whose writer waits for its turn
+// (simonvetter/modbus).
 const ioProbeDelay = 300 * time.Microsecond
 
 // probeIO arms a look at g, the current goroutine about to use a
