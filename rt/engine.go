@@ -240,6 +240,8 @@ type engine struct {
 	graceFrom     time.Time     // when the run began waiting for detached goroutines before the clock could move (outsideGrace)
 	graceStep     int           // the step it began at
 	graceFor      time.Duration // how long it waits (outsideGrace)
+	graceV        int64         // virtual time when it began (after catching up with real time)
+	graceFresh    bool          // it waits for fresh goroutines outside control only
 	realAnchor    time.Time     // when a goroutine began to wait for real (network, a child process) while none else did (catchUp); zero: none waits
 	vAnchor       int64         // the virtual instant then
 	anchorOutside bool          // realAnchor was set by a wait for goroutines outside control: it ends at the next step
@@ -1629,7 +1631,7 @@ func (e *engine) outsideGrace(fresh bool) bool {
 		if fresh {
 			// Only new goroutines outside control: a moment for their
 			// first step, as a machine gives them (freshOutside).
-			e.graceFor = freshOutsideGrace
+			e.graceFor, e.graceFresh = freshOutsideGrace, true
 			e.afterGrace()
 			return true
 		}
@@ -1655,7 +1657,21 @@ func (e *engine) outsideGrace(fresh bool) bool {
 				e.graceFor = min(max(time.Duration(next-e.vnow()), outsideGraceTime), e.graceCap())
 			}
 		}
+		e.graceV, e.graceFresh = e.vnow(), false
 		e.afterGrace()
+	} else if next := e.clock.nextDue(e, false); !e.graceFresh && next >= 0 && next != never && next > e.graceV {
+		// The clock moved on at this step: timers that nobody waits on
+		// any more fired (the time.After of earlier selects) and woke
+		// nobody, and the goroutines waited for are still out. The wait
+		// goes on to the next timer as if virtual time ran with real
+		// time since it began, never past graceCap in all: jumping
+		// through every such timer at once carried ginkgo's output
+		// interceptor past its one-second bailout while the pipe's reader
+		// was a few microseconds from its end of file.
+		if want := min(time.Duration(next-e.graceV), e.graceCap()); want > e.graceFor {
+			e.graceFor = want
+			e.afterGrace()
+		}
 	}
 	return time.Since(e.graceFrom) < e.graceFor
 }
@@ -1722,11 +1738,11 @@ func (e *engine) graceCap() time.Duration {
 	return outsideGraceMax
 }
 
-// afterGrace decides again when the grace that began at this step ends,
-// if nothing happened meanwhile. e.mu is held.
+// afterGrace decides again when the grace that began at this step ends
+// (graceFrom+graceFor), if nothing happened meanwhile. e.mu is held.
 func (e *engine) afterGrace() {
 	idx, step := e.runIdx, e.steps
-	time.AfterFunc(e.graceFor, func() {
+	time.AfterFunc(time.Until(e.graceFrom.Add(e.graceFor)), func() {
 		periodOwn.Add(1)
 		defer periodOwn.Add(-1)
 		e.mu.Lock()

@@ -1309,8 +1309,10 @@ func parseFailures(out []byte, dir string) map[failKey]*failMsg {
 }
 
 // maxPrinted: how many of the last lines a failing schedule printed its
-// report shows, when the test gave no t.Error message.
-const maxPrinted = 10
+// report shows, when the test gave no t.Error message. Ginkgo prints a
+// failure's expectation, then a progress line and a summary of about ten
+// lines: ten showed the summary alone, not what failed.
+const maxPrinted = 40
 
 // ansiEscape matches terminal colour codes, which some assert helpers print.
 var ansiEscape = regexp.MustCompile("\x1b\\[[0-9;]*m")
