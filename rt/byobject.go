@@ -8,51 +8,30 @@ import (
 )
 
 // byObject maps the program's objects (a mutex, a WaitGroup) to what the
-// engine keeps about them, by address and knowing each object only
-// weakly: a model must not keep its object alive (a test that waits for a
-// finalizer, a runtime.AddCleanup or a weak pointer after the object's
-// last use), and an address the collector has given to a new object maps
-// to a fresh value. Only for objects of Go's heap or globals: weak.Make
-// fails fatally on other memory (a shared memory mapping), where no sync
-// object lives but atomics may (byAddr).
-type byObject[T, V any] map[uintptr]objEntry[T, V]
-
-type objEntry[T, V any] struct {
-	obj weak.Pointer[T]
-	v   *V
-}
+// engine keeps about them, by address and knowing each object of Go's heap
+// only weakly: a model must not keep its object alive (a test that waits
+// for a finalizer, a runtime.AddCleanup or a weak pointer after the
+// object's last use), and an address the collector has given to a new
+// object maps to a fresh value. Objects outside the heap (globals, and
+// memory mapped by the program: modernc.org/libc puts the sync.Mutex of
+// SQLite's translated C code in its own allocations) are kept by address,
+// as byAddr keeps them: weak.Make is fatal there.
+type byObject[T, V any] map[uintptr]addrEntry[V]
 
 // get returns p's value, made by fresh if p has none yet.
 func (m byObject[T, V]) get(p *T, fresh func() *V) *V {
-	k := uintptr(unsafe.Pointer(p))
-	if en, ok := m[k]; ok && en.obj.Value() == p {
-		return en.v
-	}
-	v := fresh()
-	m[k] = objEntry[T, V]{weak.Make(p), v}
-	return v
+	return byAddr[V](m).get(unsafe.Pointer(p), fresh)
 }
 
 // lookup returns p's value, or nil.
-func (m byObject[T, V]) lookup(p *T) *V {
-	if en, ok := m[uintptr(unsafe.Pointer(p))]; ok && en.obj.Value() == p {
-		return en.v
-	}
-	return nil
-}
+func (m byObject[T, V]) lookup(p *T) *V { return byAddr[V](m).at(uintptr(unsafe.Pointer(p))) }
 
 // at returns the value of the live object at address k, or nil.
-func (m byObject[T, V]) at(k uintptr) *V {
-	if en, ok := m[k]; ok && en.obj.Value() != nil {
-		return en.v
-	}
-	return nil
-}
+func (m byObject[T, V]) at(k uintptr) *V { return byAddr[V](m).at(k) }
 
-// byAddr is byObject for memory that may lie outside Go's heap (a
-// sync/atomic variable in a shared memory mapping, where weak.Make is
-// fatal): an address in Go's heap is known weakly, like byObject's; any
-// other (a global, mapped memory) is never freed and is kept by address.
+// byAddr is byObject for memory known by address only (a sync/atomic
+// variable): an address in Go's heap is known weakly, any other (a global,
+// mapped memory) is never freed by the collector and is kept by address.
 type byAddr[V any] map[uintptr]addrEntry[V]
 
 type addrEntry[V any] struct {
@@ -61,9 +40,14 @@ type addrEntry[V any] struct {
 	v    *V
 }
 
+// live tells whether the entry is for the object now at address k.
+func (en addrEntry[V]) live(k uintptr) bool {
+	return !en.heap || uintptr(unsafe.Pointer(en.obj.Value())) == k
+}
+
 func (m byAddr[V]) get(p unsafe.Pointer, fresh func() *V) *V {
 	k := uintptr(p)
-	if en, ok := m[k]; ok && (!en.heap || unsafe.Pointer(en.obj.Value()) == p) {
+	if en, ok := m[k]; ok && en.live(k) {
 		return en.v
 	}
 	v := fresh()
@@ -73,6 +57,14 @@ func (m byAddr[V]) get(p unsafe.Pointer, fresh func() *V) *V {
 	}
 	m[k] = en
 	return v
+}
+
+// at returns the value of the live object at address k, or nil.
+func (m byAddr[V]) at(k uintptr) *V {
+	if en, ok := m[k]; ok && en.live(k) {
+		return en.v
+	}
+	return nil
 }
 
 // inHeap reports whether p points into a live object of Go's heap.

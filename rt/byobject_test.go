@@ -104,3 +104,32 @@ func TestPoolOfValuesOutsideTheHeap(t *testing.T) {
 		t.Errorf("nothing came back from the pool")
 	}
 }
+
+// Sync objects may live outside Go's heap: modernc.org/libc allocates the
+// memory of SQLite's translated C code itself, sync.Mutex included
+// (zombiezen.com/go/sqlite's tests: "getWeakHandle on invalid pointer").
+func TestSyncObjectsInMappedMemory(t *testing.T) {
+	mem, err := syscall.Mmap(-1, 0, 4096, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skip("no anonymous mapping:", err)
+	}
+	defer syscall.Munmap(mem)
+	mu := (*sync.Mutex)(unsafe.Pointer(&mem[0]))
+	wg := (*sync.WaitGroup)(unsafe.Pointer(&mem[64]))
+	n := 0
+	runControlledWith(Config{}, &alternate{}, func() {
+		WGAdd("add", wg, 2)
+		for i := 0; i < 2; i++ {
+			Go("go", func() {
+				Lock("lock", mu)
+				n++
+				Unlock("unlock", mu)
+				WGDone("done", wg)
+			})
+		}
+		WGWait("wait", wg)
+	})
+	if n != 2 {
+		t.Errorf("the two goroutines counted %d, want 2", n)
+	}
+}
