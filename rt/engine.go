@@ -112,6 +112,10 @@ type gstate struct {
 	ioProbeGen  uint64
 	ioProbeStep int
 	ioTimer     *time.Timer
+	// childWait: it used a child process (os/exec.Cmd, os.Process)
+	// since its last key point; detached meanwhile, it waits for the
+	// child, which ends by itself, and the clock keeps to real time.
+	childWait bool
 	inCand      bool        // in e.rs.cand (ready.go)
 	fast        bool        // parked at an operation always ready: in e.rs.en without being a candidate
 	lockOK      bool        // parked at a waitLock found ready: in e.rs.en and p.mm.lockReady, not a candidate
@@ -483,6 +487,7 @@ func (e *engine) point(g *gstate) {
 	if g.p.op != strategy.OpYield {
 		g.yields = 0
 	}
+	g.childWait = false
 	if g != e.cur {
 		// A settling partner, or a detached goroutine coming back.
 		if g.status == gDetached {
@@ -1729,13 +1734,27 @@ func (e *engine) abandonSilent() {
 // (HTTP/2's GOAWAY grace), and a clock that jumped after one second fired
 // the 5-second deadline the test gave it (connectrpc's memhttp cleanup,
 // "shutdown failed: context deadline exceeded"). e.mu is held.
+//
+// A goroutine waiting for a child process (a test that builds a binary
+// with go build, or runs one, while a timer of its own runs: ginkgo's
+// suite timeout beside gexec.Build) is waited for without a cap: the
+// child ends by itself, and the clock keeps to real time meanwhile, as
+// under go test. One that never ends leaves the run abandoned
+// (outsideSilent), not reported.
 func (e *engine) graceCap() time.Duration {
+	capped := outsideGraceMax
 	for _, g := range e.gs {
-		if g.t != nil && g.status == gDetached {
-			return max(outsideGraceMax, e.cfg.hangAfter*4/5)
+		if g.status != gDetached {
+			continue
+		}
+		if g.childWait {
+			return time.Duration(never)
+		}
+		if g.t != nil {
+			capped = max(outsideGraceMax, e.cfg.hangAfter*4/5)
 		}
 	}
-	return outsideGraceMax
+	return capped
 }
 
 // afterGrace decides again when the grace that began at this step ends

@@ -5,6 +5,7 @@ package rt
 import (
 	"io/fs"
 	"os"
+	"os/exec"
 	"reflect"
 	"runtime"
 	"strings"
@@ -27,6 +28,10 @@ func IO[T any](v T) T {
 	g, md := e.enter()
 	if md != modeControl {
 		return v
+	}
+	switch any(v).(type) {
+	case *exec.Cmd, *os.Process:
+		g.childWait = true
 	}
 	if f, ok := any(v).(*os.File); !ok || e.fileOrdersGoroutines(f) {
 		e.realWait(g)

@@ -104,6 +104,25 @@ func TestVirtualTimeIsAFaithfulClock(t *testing.T) {
 	}
 }
 
+// A goroutine waiting for a child process is waited for while the clock
+// keeps to real time: a test's own timeout beside a child that runs 1.5 s
+// does not fire, and a child killed at a 200 ms timeout is killed then.
+func TestChildProcessesRunInRealTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/child")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "3", "-o", t.TempDir(), dir)
+	if code != 0 || len(sums) != 3 {
+		t.Fatalf("exit %d with %d tests, want 0 and 3: %+v %s", code, len(sums), sums, stderr)
+	}
+	for name, s := range sums {
+		if len(s.Bugs) != 0 || s.Abandoned != 0 || s.Schedules == 0 {
+			t.Errorf("%s: %+v", name, s)
+		}
+	}
+}
+
 // Tests that keep package-level state (a registry, a counter) pass under
 // go test -count=1 but were not written to run twice in one process: a
 // verdict that a fresh process does not reproduce is not reported

@@ -1,0 +1,3 @@
+module example.com/child
+
+go 1.24
