@@ -116,26 +116,27 @@ type gstate struct {
 	// since its last key point; detached meanwhile, it waits for the
 	// child, which ends by itself, and the clock keeps to real time.
 	childWait bool
-	inCand      bool        // in e.rs.cand (ready.go)
-	fast        bool        // parked at an operation always ready: in e.rs.en without being a candidate
-	lockOK      bool        // parked at a waitLock found ready: in e.rs.en and p.mm.lockReady, not a candidate
-	lockGen     uint32      // tells live entries of lockReady from stale ones
-	inEn        bool        // in the enabled set (e.rs.en once flushed)
-	placed      bool        // in e.rs.en
-	queued      bool        // in e.rs.ins
-	dirty       bool        // in e.rs.dirty
-	newEv       bool        // parked anew since its event in e.rs.evs was written
-	passedAt    int         // in e.rs.en: passed is passedAt + e.rs.decisions
-	enAt        int         // index in e.rs.en when last looked for (a hint)
-	vPassed     int         // passed as a full pass counts it (verifyReady)
-	blocked     bool        // parked, not ready, registered under what it waits for
-	waited      bool        // its channel operation was found blocked: Go has queued it (chanReady)
-	lockQ       *mutexModel // the mutex whose queue of blocked Lock callers holds g (lockTurn)
-	blockGen    uint32      // tells live registrations from stale ones
-	misses      uint8       // decisions in a row at which g, a candidate, was not ready
-	helper      bool        // started by Period on the standard library's behalf: never a leak
-	daemon      bool        // started by a package-level sync.Once's function (PackageOnceDo): never a leak
-	onceDepth   int         // package-level Once functions g is running (PackageOnceDo)
+
+	inCand    bool        // in e.rs.cand (ready.go)
+	fast      bool        // parked at an operation always ready: in e.rs.en without being a candidate
+	lockOK    bool        // parked at a waitLock found ready: in e.rs.en and p.mm.lockReady, not a candidate
+	lockGen   uint32      // tells live entries of lockReady from stale ones
+	inEn      bool        // in the enabled set (e.rs.en once flushed)
+	placed    bool        // in e.rs.en
+	queued    bool        // in e.rs.ins
+	dirty     bool        // in e.rs.dirty
+	newEv     bool        // parked anew since its event in e.rs.evs was written
+	passedAt  int         // in e.rs.en: passed is passedAt + e.rs.decisions
+	enAt      int         // index in e.rs.en when last looked for (a hint)
+	vPassed   int         // passed as a full pass counts it (verifyReady)
+	blocked   bool        // parked, not ready, registered under what it waits for
+	waited    bool        // its channel operation was found blocked: Go has queued it (chanReady)
+	lockQ     *mutexModel // the mutex whose queue of blocked Lock callers holds g (lockTurn)
+	blockGen  uint32      // tells live registrations from stale ones
+	misses    uint8       // decisions in a row at which g, a candidate, was not ready
+	helper    bool        // started by Period on the standard library's behalf: never a leak
+	daemon    bool        // started by a package-level sync.Once's function (PackageOnceDo): never a leak
+	onceDepth int         // package-level Once functions g is running (PackageOnceDo)
 	// Spin parking (spin.go): the objects g polled since its last effect,
 	// whether there were too many, whether g waits at a Gosched for one of
 	// them to be written, and the address of a CompareAndSwap in progress.
