@@ -133,3 +133,57 @@ func TestSyncObjectsInMappedMemory(t *testing.T) {
 		t.Errorf("the two goroutines counted %d, want 2", n)
 	}
 }
+
+// Memory outside the heap can be freed with a mutex in it locked and
+// allocated again, zeroed: Go finds that mutex free, and so does the model
+// (zombiezen.com/go/sqlite's unlock notes: a false deadlock before). The
+// mark it keeps in the mutex's semaphore word meanwhile is gone after.
+func TestMutexInReallocatedMemory(t *testing.T) {
+	mem, err := syscall.Mmap(-1, 0, 4096, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skip("no anonymous mapping:", err)
+	}
+	defer syscall.Munmap(mem)
+	mu := (*sync.Mutex)(unsafe.Pointer(&mem[0]))
+	var marked, relocked bool
+	runControlledWith(Config{}, &alternate{}, func() {
+		Lock("lock", mu)
+		marked = *(*uint32)(unsafe.Pointer(&mem[semaOffset])) != 0
+		clear(mem[:64]) // freed, allocated again
+		Lock("lock again", mu)
+		Unlock("unlock", mu)
+		relocked = true
+	})
+	if !marked || !relocked {
+		t.Errorf("marked %v, locked again %v: want both", marked, relocked)
+	}
+	if w := *(*uint32)(unsafe.Pointer(&mem[semaOffset])); w != 0 {
+		t.Errorf("the mark %#x stayed in the mutex", w)
+	}
+	var heapMu sync.Mutex
+	runControlledWith(Config{}, &alternate{}, func() {
+		Lock("lock", &heapMu)
+		marked = *(*uint32)(unsafe.Add(unsafe.Pointer(&heapMu), semaOffset)) != 0
+		Unlock("unlock", &heapMu)
+	})
+	if marked {
+		t.Error("a mutex of Go's heap was marked")
+	}
+}
+
+// A run that ends with a mutex held in memory that was unmapped meanwhile
+// ends cleanly: the mark is not looked for there.
+func TestMutexHeldInUnmappedMemory(t *testing.T) {
+	mem, err := syscall.Mmap(-1, 0, 4096, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skip("no anonymous mapping:", err)
+	}
+	mu := (*sync.Mutex)(unsafe.Pointer(&mem[0]))
+	runControlledWith(Config{}, &alternate{}, func() {
+		Lock("lock", mu)
+		syscall.Munmap(mem)
+	})
+	eng.mu.Lock()
+	eng.models.reset()
+	eng.mu.Unlock()
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -44,6 +45,11 @@ type mutexModel struct {
 	// as Go's semaphore queues them (qEpoch: the run it belongs to).
 	queue  []*gstate
 	qEpoch uint32
+	// mark: the value written into the real mutex's semaphore word while
+	// a controlled goroutine holds it, if it lies outside Go's heap
+	// (freshHold); heapKnown, heap: whether it does, once looked at.
+	mark            uint32
+	heapKnown, heap bool
 }
 
 type lockHold struct {
@@ -78,14 +84,19 @@ type condModel struct {
 }
 
 type modelState struct {
-	mutex byObject[byte, mutexModel] // Mutex and RWMutex
-	wg    byObject[sync.WaitGroup, wgModel]
-	once  byObject[sync.Once, onceModel]
-	cond  byObject[sync.Cond, condModel]
-	pool  map[*sync.Pool]*poolModel
+	mutex  byObject[byte, mutexModel] // Mutex and RWMutex
+	marked []markedMutex              // marks written this run (holdMark)
+	wg     byObject[sync.WaitGroup, wgModel]
+	once   byObject[sync.Once, onceModel]
+	cond   byObject[sync.Cond, condModel]
+	pool   map[*sync.Pool]*poolModel
 }
 
 func (m *modelState) reset() {
+	for _, x := range m.marked {
+		x.clear()
+	}
+	m.marked = m.marked[:0]
 	m.mutex = byObject[byte, mutexModel]{}
 	m.wg = byObject[sync.WaitGroup, wgModel]{}
 	m.once = byObject[sync.Once, onceModel]{}
@@ -97,6 +108,73 @@ func newMutexModel() *mutexModel { return &mutexModel{} }
 
 func (e *engine) mutexOf(p unsafe.Pointer) *mutexModel {
 	return e.models.mutex.get((*byte)(p), newMutexModel)
+}
+
+// Memory outside Go's heap that a program allocates itself (modernc.org/
+// libc's calloc) can be freed and allocated again while the model holds a
+// mutex in it locked: zombiezen.com/go/sqlite frees a connection's unlock
+// note with its mutex held, and the next connection's note, zeroed at the
+// same address, is locked at once. Go finds that mutex free; a model that
+// cannot see the free found it held (a false deadlock). So while a
+// controlled goroutine holds a mutex outside the heap, the mutex's own
+// semaphore word, which nothing uses meanwhile (goroutines outside control
+// take the model's lock before the real one, one at a time, and an
+// uncontended mutex never touches it), carries a mark; memory allocated
+// anew has lost it, and the mutex is new to the model.
+
+// semaOffset is the semaphore word's offset in a sync.Mutex, and in a
+// sync.RWMutex's writer mutex, its first field.
+const semaOffset = 4
+
+type markedMutex struct {
+	p    unsafe.Pointer
+	mark uint32
+}
+
+// clear takes the mark away if the memory still has it. At a run's end
+// the memory may be gone (freed and unmapped with the mutex held): a fault
+// there means nothing is left to clear.
+func (x markedMutex) clear() {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() { _ = recover() }()
+	if w := (*uint32)(unsafe.Add(x.p, semaOffset)); *w == x.mark {
+		*w = 0
+	}
+}
+
+// freshHold returns the model of the mutex at p for a controlled
+// goroutine about to lock it: a new one if the model holds it but the
+// memory lost the mark. e.mu is held.
+func (e *engine) freshHold(p unsafe.Pointer) *mutexModel {
+	mm := e.mutexOf(p)
+	if mm.mark != 0 && mm.held && *(*uint32)(unsafe.Add(p, semaOffset)) != mm.mark {
+		mm = newMutexModel()
+		e.models.mutex[uintptr(p)] = addrEntry[mutexModel]{v: mm}
+	}
+	return mm
+}
+
+// holdMark marks the mutex at p, just locked by a controlled goroutine,
+// if it lies outside Go's heap. e.mu is held.
+func (e *engine) holdMark(mm *mutexModel, p unsafe.Pointer) {
+	if !mm.heapKnown {
+		mm.heapKnown, mm.heap = true, inHeap(uintptr(p))
+	}
+	if mm.heap {
+		return
+	}
+	mm.mark = 0x9e3779b9 ^ uint32(uintptr(p)>>3) | 1
+	*(*uint32)(unsafe.Add(p, semaOffset)) = mm.mark
+	e.models.marked = append(e.models.marked, markedMutex{p, mm.mark})
+}
+
+// releaseMark takes the mark of a mutex released by a controlled
+// goroutine away. e.mu is held.
+func (e *engine) releaseMark(mm *mutexModel, p unsafe.Pointer) {
+	if mm.mark != 0 {
+		markedMutex{p, mm.mark}.clear()
+		mm.mark = 0
+	}
 }
 
 // fatal reports misuse that the Go runtime treats as an unrecoverable error,
@@ -116,7 +194,7 @@ func (e *engine) keyPoint(g *gstate, op strategy.Op, site string, obj unsafe.Poi
 }
 
 func (e *engine) lock(g *gstate, site string, p unsafe.Pointer) {
-	mm := e.mutexOf(p)
+	mm := e.freshHold(p)
 	g.p = pending{op: strategy.OpLock, site: site, obj: uintptr(p), wait: waitLock, mm: mm}
 	e.point(g)
 	for mm.held {
@@ -134,6 +212,7 @@ func (e *engine) lock(g *gstate, site string, p unsafe.Pointer) {
 	mm.held = true
 	e.lockChanged(mm)
 	mm.holder = lockHold{g, site}
+	e.holdMark(mm, p)
 	e.dequeueLock(g, mm)
 	// Readers that already left (RUnlock) happen before this writer too.
 	e.rAcquire(g, p)
@@ -208,6 +287,7 @@ func (e *engine) unlock(g *gstate, site string, p unsafe.Pointer, what string) {
 	mm.held = false
 	e.lockChanged(mm)
 	mm.holder = lockHold{}
+	e.releaseMark(mm, p)
 	e.release(g, p)
 }
 
@@ -239,7 +319,7 @@ func Unlock(site string, m *sync.Mutex) {
 
 func (e *engine) tryLock(g *gstate, site string, p unsafe.Pointer, read bool) bool {
 	e.keyPoint(g, strategy.OpTryLock, site, p)
-	mm := e.mutexOf(p)
+	mm := e.freshHold(p)
 	if mm.held || mm.announce != nil || !read && mm.readers > 0 {
 		e.polled(g, uintptr(p))
 		return false
@@ -251,6 +331,7 @@ func (e *engine) tryLock(g *gstate, site string, p unsafe.Pointer, read bool) bo
 		mm.held = true
 		e.lockChanged(mm)
 		mm.holder = lockHold{g, site}
+		e.holdMark(mm, p)
 		e.rAcquire(g, p)
 	}
 	e.acquire(g, p)
