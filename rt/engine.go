@@ -247,6 +247,8 @@ type engine struct {
 	graceFor      time.Duration // how long it waits (outsideGrace)
 	graceV        int64         // virtual time when it began (after catching up with real time)
 	graceFresh    bool          // it waits for fresh goroutines outside control only
+	childFrom     time.Time     // when the run first used a child process (childLead)
+	childV        int64         // virtual time then
 	realAnchor    time.Time     // when a goroutine began to wait for real (network, a child process) while none else did (catchUp); zero: none waits
 	vAnchor       int64         // the virtual instant then
 	anchorOutside bool          // realAnchor was set by a wait for goroutines outside control: it ends at the next step
@@ -679,6 +681,12 @@ func (e *engine) decide(from *gstate) {
 				// hourly timer fires): the clock jumps then without the
 				// program being stuck.
 				e.timedOut()
+				return
+			}
+			if lead := e.childLead(); lead > 0 {
+				e.cur = nil
+				e.goIdle()
+				e.decideAfter(lead)
 				return
 			}
 			if e.clock.advance(e) {
@@ -1760,9 +1768,42 @@ func (e *engine) graceCap() time.Duration {
 
 // afterGrace decides again when the grace that began at this step ends
 // (graceFrom+graceFor), if nothing happened meanwhile. e.mu is held.
-func (e *engine) afterGrace() {
+func (e *engine) afterGrace() { e.decideAfter(time.Until(e.graceFrom.Add(e.graceFor))) }
+
+// A child process reads the real clock. A test that sleeps so that its
+// children see time pass (goose names migrations by the second, and its
+// test sleeps a second between two goose create commands) found the
+// clock a second on and the child's clock where it was: duplicate
+// versions. Once a run has used a child process, the clock does not jump
+// ahead of real time: virtual time since then waits for real time to
+// catch up before a timer fires, as go test's timers fire.
+
+// childUsed records that the run uses a child process. e.mu is held.
+func (e *engine) childUsed() {
+	if e.childFrom.IsZero() && !e.bubble {
+		e.childFrom, e.childV = time.Now(), e.vnow()
+	}
+}
+
+// childLead is how long real time must still pass before the clock may
+// jump to its next wake-up, in a run that used a child process. e.mu is
+// held.
+func (e *engine) childLead() time.Duration {
+	if e.childFrom.IsZero() || e.bubble || e.rootDone {
+		return 0 // after the test returned, go test waits for no timer
+	}
+	next := e.clock.nextDue(e, false)
+	if next < 0 || next == never {
+		return 0
+	}
+	return time.Duration(next-e.childV) - time.Since(e.childFrom)
+}
+
+// decideAfter decides again after d if nothing happened meanwhile (the
+// step count and the run unchanged, nobody running). e.mu is held.
+func (e *engine) decideAfter(d time.Duration) {
 	idx, step := e.runIdx, e.steps
-	time.AfterFunc(time.Until(e.graceFrom.Add(e.graceFor)), func() {
+	time.AfterFunc(d, func() {
 		periodOwn.Add(1)
 		defer periodOwn.Add(-1)
 		e.mu.Lock()

@@ -546,7 +546,7 @@ func (e *engine) resetRun(idx int) {
 	clear(e.spinners)
 	e.spinners, e.spinParked = e.spinners[:0], 0
 	e.randSrc, e.alts, e.everDetached = nil, 0, false
-	e.graceFrom, e.graceStep = time.Time{}, 0
+	e.graceFrom, e.graceStep, e.childFrom = time.Time{}, 0, time.Time{}
 	e.realAnchor, e.vAnchor, e.anchorOutside, e.waitedReal = time.Time{}, 0, false, 0
 	e.gcAt = time.Time{}
 	e.handedOut, e.idle, e.realDeadlines, e.fileKinds, e.connDeadlines, e.wgWaits = 0, false, nil, nil, nil, 0

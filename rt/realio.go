@@ -32,6 +32,7 @@ func IO[T any](v T) T {
 	switch any(v).(type) {
 	case *exec.Cmd, *os.Process:
 		g.childWait = true
+		e.childUsed()
 	}
 	if f, ok := any(v).(*os.File); !ok || e.fileOrdersGoroutines(f) {
 		e.realWait(g)

@@ -72,3 +72,23 @@ func TestKillChildAtTimeout(t *testing.T) {
 		t.Fatalf("killed after %v", d)
 	}
 }
+
+// A test that sleeps so that its children see time pass (goose names
+// migrations by the second): the children's clock is the real one.
+func TestChildrenSeeASleepPass(t *testing.T) {
+	if _, err := exec.LookPath("date"); err != nil {
+		t.Skip(err)
+	}
+	stamp := func() string {
+		out, err := exec.Command("date", "+%s").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	first := stamp()
+	time.Sleep(time.Second)
+	if second := stamp(); second == first {
+		t.Fatalf("both children saw second %s", first)
+	}
+}
