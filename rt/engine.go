@@ -113,9 +113,11 @@ type gstate struct {
 	ioProbeStep int
 	ioTimer     *time.Timer
 	// childWait: it used a child process (os/exec.Cmd, os.Process)
-	// since its last key point; detached meanwhile, it waits for the
-	// child, which ends by itself, and the clock keeps to real time.
+	// since its last key point, from childAt on; detached meanwhile, it
+	// waits for the child, which ends by itself, and the clock keeps to
+	// real time.
 	childWait bool
+	childAt   time.Time
 
 	inCand    bool        // in e.rs.cand (ready.go)
 	fast      bool        // parked at an operation always ready: in e.rs.en without being a candidate
@@ -490,7 +492,12 @@ func (e *engine) point(g *gstate) {
 	if g.p.op != strategy.OpYield {
 		g.yields = 0
 	}
-	g.childWait = false
+	if g.childWait {
+		g.childWait = false
+		if time.Since(g.childAt) > childRan {
+			e.childUsed() // not only a look at a command (cmd.String())
+		}
+	}
 	if g != e.cur {
 		// A settling partner, or a detached goroutine coming back.
 		if g.status == gDetached {
@@ -1778,7 +1785,11 @@ func (e *engine) afterGrace() { e.decideAfter(time.Until(e.graceFrom.Add(e.grace
 // ahead of real time: virtual time since then waits for real time to
 // catch up before a timer fires, as go test's timers fire.
 
-// childUsed records that the run uses a child process. e.mu is held.
+// childRan: a call on a command or process that took longer ran a child
+// (a fork and exec take over a millisecond).
+const childRan = 200 * time.Microsecond
+
+// childUsed records that the run used a child process. e.mu is held.
 func (e *engine) childUsed() {
 	if e.childFrom.IsZero() && !e.bubble {
 		e.childFrom, e.childV = time.Now(), e.vnow()
@@ -2038,6 +2049,9 @@ func (e *engine) busyDetached(idle time.Duration, hooks int64) bool {
 func (e *engine) detachCurrent(g *gstate, blocked bool) {
 	if blocked {
 		e.realWait(g)
+	}
+	if g.childWait {
+		e.childUsed()
 	}
 	if blocked && e.realAnchor.IsZero() && !e.bubble {
 		// Blocked for real since it was chosen, at most stampEvery

@@ -31,8 +31,7 @@ func IO[T any](v T) T {
 	}
 	switch any(v).(type) {
 	case *exec.Cmd, *os.Process:
-		g.childWait = true
-		e.childUsed()
+		g.childWait, g.childAt = true, time.Now()
 	}
 	if f, ok := any(v).(*os.File); !ok || e.fileOrdersGoroutines(f) {
 		e.realWait(g)
