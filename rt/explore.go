@@ -41,6 +41,9 @@ type Config struct {
 	NoRace   bool   // turn data-race detection off
 	Short    bool   // testing.Short() is true, as under go test -short
 	Tags     string // build tags of the binary (recorded in replay files)
+	// Args are the test binary's own arguments, after its -test. flags
+	// (period test -args; recorded in replay files).
+	Args []string `json:",omitempty"`
 	// Instrument and Uninstrumented say which dependencies the binary
 	// controls (recorded in replay files, so that a replay builds the same).
 	Instrument     string   `json:",omitempty"`
@@ -497,7 +500,7 @@ func Explore(t *testing.T, tests []Test) {
 
 // fromReplay takes the settings a replay file recorded.
 func (c *Config) fromReplay(rep *trace.Trace) {
-	c.Short, c.Tags, c.Instrument, c.Uninstrumented = rep.Short, rep.Tags, rep.Instrument, rep.Uninstrumented
+	c.Short, c.Tags, c.Instrument, c.Uninstrumented, c.Args = rep.Short, rep.Tags, rep.Instrument, rep.Uninstrumented, rep.Args
 	c.EarlyTimers = rep.EarlyTimers // the file's choices include early wake-ups only if its exploration offered them
 	c.TimersWhenBlocked = rep.TimersWhenBlocked
 }
@@ -836,7 +839,7 @@ func exploreWith(t *testing.T, tt Test, cfg Config, st strategy.Strategy, restor
 func (e *engine) traceOf(cfg Config, test string, schedule int, b bug) *trace.Trace {
 	tr := &trace.Trace{
 		Package: cfg.Package, Dir: cfg.Dir, Test: test, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound, NoRace: cfg.NoRace,
-		Short: cfg.Short, Tags: cfg.Tags, Instrument: cfg.Instrument, Uninstrumented: cfg.Uninstrumented,
+		Short: cfg.Short, Tags: cfg.Tags, Args: cfg.Args, Instrument: cfg.Instrument, Uninstrumented: cfg.Uninstrumented,
 		EarlyTimers: cfg.EarlyTimers, TimersWhenBlocked: cfg.TimersWhenBlocked, Schedule: schedule, Kind: b.kind, Location: b.location, Message: b.message,
 		Shared: e.mem.sharedSites(), Entries: e.entries(b.upTo),
 		Budget: cfg.Budget, Focus: cfg.Focus, Leaks: cfg.Leaks, IgnoreLeak: cfg.IgnoreLeak, Steps: cfg.userSteps(), Parallel: cfg.Parallel, Selection: cfg.Selection,

@@ -73,6 +73,9 @@ type Trace struct {
 	NoRace   bool   // data-race detection was off (a replay keeps it off)
 	Short    bool   // the tests ran with -short (testing.Short() was true)
 	Tags     string // the build tags the test binary was built with
+	// Args are the test binary's own arguments (period test -args), one
+	// "arg" line each.
+	Args []string
 	// EarlyTimers: timers set at most this far ahead could fire early, a
 	// choice of the schedule (period test -early-timers); 0 in files of
 	// versions that had no such choice.
@@ -126,6 +129,9 @@ func (t *Trace) Write(w io.Writer) error {
 	}
 	if t.Tags != "" {
 		fmt.Fprintf(bw, "tags %s\n", t.Tags)
+	}
+	for _, a := range t.Args {
+		fmt.Fprintf(bw, "arg %s\n", strconv.Quote(a))
 	}
 	if t.EarlyTimers > 0 {
 		fmt.Fprintf(bw, "early-timers %s\n", t.EarlyTimers)
@@ -280,6 +286,11 @@ func Read(r io.Reader) (*Trace, error) {
 			t.Short = true
 		case "tags":
 			t.Tags = rest
+		case "arg":
+			var a string
+			if a, err = strconv.Unquote(rest); err == nil {
+				t.Args = append(t.Args, a)
+			}
 		case "early-timers":
 			t.EarlyTimers, err = time.ParseDuration(rest)
 		case "timers":

@@ -53,6 +53,7 @@ func TestRoundTrip(t *testing.T) {
 	// -short and -tags change which code the test runs: a replay needs them.
 	flags := sample()
 	flags.Short, flags.Tags = true, "integration,linux"
+	flags.Args = []string{"-update", "two words", "", "-x=\"q\"\n"} // period test -args
 	flags.Instrument, flags.Uninstrumented = "module", []string{"example.com/a/...", "example.com/b"}
 	flags.EarlyTimers, flags.TimersWhenBlocked = 250*time.Microsecond, true // the timer model decides the choices
 	buf.Reset()

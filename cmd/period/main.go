@@ -23,6 +23,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -190,14 +191,25 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.resume, "resume", "", "save each test's exploration in `dir` as it goes, and continue from what dir holds (random, pct, ppct; same flags, the budget may grow)")
 	fs.StringVar(&f.shard, "shard", "", "explore only shard `i/n` of the tests (1 <= i <= n) and write DIR/period-shard-i-of-n.jsonl into the -o DIR for period merge")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: period test [flags] [packages]\n")
+		fmt.Fprintf(stderr, "usage: period test [flags] [packages] [-args test binary arguments]\n")
 		fs.PrintDefaults()
+	}
+	// As go test: what follows -args goes to the test binary unchanged.
+	var testArgs []string
+	if i := slices.Index(args, "-args"); i >= 0 {
+		args, testArgs = args[:i], args[i+1:]
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
 		return exitError
+	}
+	for _, a := range testArgs {
+		if strings.HasPrefix(strings.TrimLeft(a, "-"), "test.") && strings.HasPrefix(a, "-") {
+			fmt.Fprintf(stderr, "period: -args %s: period sets the test binary's -test. flags itself (use period test's own: -run, -short, -timeout)\n", a)
+			return exitError
+		}
 	}
 	if f.timers != "early" && f.timers != "blocked" {
 		fmt.Fprintf(stderr, "period: -timers=%s: want early or blocked\n", f.timers)
@@ -235,7 +247,7 @@ func cmdTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg := rt.Config{Run: f.run, Selection: f.run, Strategy: f.strategy, Seed: f.seed, Bound: f.bound, Budget: f.budget, Continue: f.cont,
 		Focus: f.focus, MaxSteps: f.steps, AdaptiveSteps: !flagSet(fs, "steps"), OutDir: out, NoRace: !f.race, Parallel: f.parallel,
 		Leaks: f.leaks, IgnoreLeak: f.ignoreLeak, Short: f.short, Tags: f.tags, Uninstrumented: f.uninstr, EarlyTimers: f.earlyTimers,
-		TimersWhenBlocked: f.timers == "blocked"}
+		TimersWhenBlocked: f.timers == "blocked", Args: testArgs}
 	if f.instrument != "all" {
 		cfg.Instrument = f.instrument
 	}
@@ -469,7 +481,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	// The tests go test runs before it first, as the confirmation ran
 	// them: caches they fill decide which key points the test reaches.
 	cfg := rt.Config{Replay: file, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, OutDir: work, MaxSteps: len(tr.Entries) + 1000,
-		Selection: tr.Selection, Prelude: runner.TestsBefore(binary.Tests, tr.Selection, tr.Test)}
+		Selection: tr.Selection, Prelude: runner.TestsBefore(binary.Tests, tr.Selection, tr.Test), Args: tr.Args}
 	results, err := runner.Run(ctx, binary, runner.Options{Config: cfg, Timeout: *timeout})
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)

@@ -124,6 +124,30 @@ func TestChildProcessesRunInRealTime(t *testing.T) {
 	}
 }
 
+// What follows -args reaches the test binary, as under go test, and the
+// replay file carries it: the replay passes it again.
+func TestArgsReachTheTestBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/testargs")
+	if code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "1", "-o", t.TempDir(), dir); code != 0 || len(sums["TestFlagged"].Bugs) != 0 {
+		t.Fatalf("without -args: exit %d, %+v %s", code, sums, stderr)
+	}
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "1", "-o", t.TempDir(), dir, "-args", "-fail", "one", "two")
+	bugs := sums["TestFlagged"].Bugs
+	if code != 1 || len(bugs) != 1 || !strings.Contains(bugs[0].Message, "with one,two") {
+		t.Fatalf("with -args -fail one two: exit %d, %+v %s", code, sums, stderr)
+	}
+	code, rs, stderr := periodJSON(t, "replay", "-json", bugs[0].Replay)
+	if b := rs["TestFlagged"].Bugs; code != 1 || len(b) != 1 || b[0].Message != bugs[0].Message {
+		t.Errorf("replay: exit %d, %+v %s", code, rs, stderr)
+	}
+	if code, _, stderr := periodJSON(t, "test", "-json", dir, "-args", "-test.run=X"); code != 2 || !strings.Contains(stderr, "-test. flags") {
+		t.Errorf("-args -test.run: exit %d, %s", code, stderr)
+	}
+}
+
 // Tests that keep package-level state (a registry, a counter) pass under
 // go test -count=1 but were not written to run twice in one process: a
 // verdict that a fresh process does not reproduce is not reported

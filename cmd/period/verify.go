@@ -97,7 +97,7 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	// The recorded schedule first: if it still ends in the bug, that is
 	// the answer, and the shortest one.
 	cfg := rt.Config{Replay: file, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, OutDir: target.work, MaxSteps: len(tr.Entries) + 1000,
-		NoRace: tr.NoRace, Leaks: tr.Leaks, IgnoreLeak: tr.IgnoreLeak, Selection: tr.Selection, Prelude: runner.TestsBefore(bin.Tests, tr.Selection, tr.Test)}
+		NoRace: tr.NoRace, Leaks: tr.Leaks, IgnoreLeak: tr.IgnoreLeak, Selection: tr.Selection, Prelude: runner.TestsBefore(bin.Tests, tr.Selection, tr.Test), Args: tr.Args}
 	rs, err := runner.Run(ctx, bin, runner.Options{Config: cfg, Timeout: *timeout})
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
@@ -144,7 +144,7 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	cfg = rt.Config{Run: "^" + regexp.QuoteMeta(tr.Test) + "$", Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, Budget: v.Budget,
 		Focus: tr.Focus, MaxSteps: tr.Steps, AdaptiveSteps: tr.Steps == 0, OutDir: outDir, NoRace: tr.NoRace, Parallel: tr.Parallel,
-		Leaks: leaks, IgnoreLeak: tr.IgnoreLeak, Short: tr.Short, Tags: tr.Tags, Instrument: tr.Instrument, Uninstrumented: tr.Uninstrumented,
+		Leaks: leaks, IgnoreLeak: tr.IgnoreLeak, Short: tr.Short, Tags: tr.Tags, Args: tr.Args, Instrument: tr.Instrument, Uninstrumented: tr.Uninstrumented,
 		EarlyTimers: tr.EarlyTimers, TimersWhenBlocked: tr.TimersWhenBlocked, Selection: tr.Selection}
 	if cfg.AdaptiveSteps {
 		cfg.MaxSteps = defaultSteps

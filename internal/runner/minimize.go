@@ -100,7 +100,7 @@ func MinimizeAll(ctx context.Context, b Binary, files []string, budget int, opts
 	for _, sh := range pending {
 		cfg := rt.Config{Replay: sh.cand, Strategy: sh.tr.Strategy, Seed: sh.tr.Seed, Bound: sh.tr.Bound,
 			OutDir: filepath.Dir(sh.cand), MaxSteps: len(sh.min.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak,
-			Selection: sh.tr.Selection, Prelude: TestsBefore(b.Tests, sh.tr.Selection, sh.tr.Test)}
+			Selection: sh.tr.Selection, Prelude: TestsBefore(b.Tests, sh.tr.Selection, sh.tr.Test), Args: sh.tr.Args}
 		rs, err := Run(ctx, b, Options{Config: cfg, Timeout: timeout})
 		if err != nil {
 			out[sh.file] = MinimizeResult{Minimized: sh.m, Err: err}
@@ -152,7 +152,7 @@ func shrink(ctx context.Context, b Binary, file string, budget int, opts Options
 	// which earlier tests create).
 	cfg := rt.Config{Replay: file, Minimize: budget, MinimizeOut: sh.cand, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound,
 		OutDir: dir, MaxSteps: len(tr.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak,
-		Selection: tr.Selection, Prelude: TestsBefore(b.Tests, tr.Selection, tr.Test)}
+		Selection: tr.Selection, Prelude: TestsBefore(b.Tests, tr.Selection, tr.Test), Args: tr.Args}
 	rs, err := Run(ctx, b, Options{Config: cfg, Timeout: timeout})
 	if err != nil {
 		return sh, err

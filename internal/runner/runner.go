@@ -701,7 +701,7 @@ func replayedAlone(ctx context.Context, b Binary, opts Options, test string, bug
 	defer os.RemoveAll(work)
 	cfg := rt.Config{Replay: bug.Replay, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, OutDir: work,
 		MaxSteps: len(tr.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak,
-		Prelude: TestsBefore(b.Tests, opts.Config.Selection, test)}
+		Prelude: TestsBefore(b.Tests, opts.Config.Selection, test), Args: opts.Config.Args}
 	lctx, unlock := holdDir(ctx, b.Dir) // before Run: waiting is not part of its time limit
 	res, err := Run(lctx, b, Options{Config: cfg, Timeout: 2 * time.Minute})
 	unlock()
@@ -1088,7 +1088,10 @@ func runChild(ctx context.Context, b Binary, cfg rt.Config, deadline time.Time) 
 	var out outFilter
 	var cmd *exec.Cmd
 	for try := 1; ; try++ {
-		cmd = exec.CommandContext(cctx, b.Path, "-test.run=^TestPeriodDriver$", "-test.count=1", "-test.v", "-test.timeout=0")
+		// The test binary's own arguments follow its -test. flags, as
+		// go test -args puts them.
+		args := append([]string{"-test.run=^TestPeriodDriver$", "-test.count=1", "-test.v", "-test.timeout=0"}, cfg.Args...)
+		cmd = exec.CommandContext(cctx, b.Path, args...)
 		cmd.Dir, cmd.Env = b.Dir, env
 		cmd.Stdout, cmd.Stderr = &out, &out
 		err = cmd.Start()
@@ -1390,7 +1393,7 @@ func recordCrash(ctx context.Context, b Binary, opts Options, work, test string,
 	runChild(ctx, b, cfg, deadline)
 	tr := &trace.Trace{Package: b.Package, Dir: b.Dir, Test: test, Strategy: cfg.Strategy, Seed: cfg.Seed, Bound: cfg.Bound,
 		Schedule: schedule, Kind: kind, Message: msg, Location: loc,
-		NoRace: cfg.NoRace, Short: cfg.Short, Tags: cfg.Tags, Instrument: cfg.Instrument, Uninstrumented: cfg.Uninstrumented,
+		NoRace: cfg.NoRace, Short: cfg.Short, Tags: cfg.Tags, Args: cfg.Args, Instrument: cfg.Instrument, Uninstrumented: cfg.Uninstrumented,
 		Budget: opts.Config.Budget, Focus: cfg.Focus, Leaks: cfg.Leaks, IgnoreLeak: cfg.IgnoreLeak, Parallel: cfg.Parallel}
 	if !cfg.AdaptiveSteps {
 		tr.Steps = cfg.MaxSteps

@@ -1,0 +1,3 @@
+module example.com/testargs
+
+go 1.24
