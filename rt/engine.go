@@ -1807,7 +1807,10 @@ func (e *engine) childLead() time.Duration {
 	if next < 0 || next == never {
 		return 0
 	}
-	return time.Duration(next-e.childV) - time.Since(e.childFrom)
+	// Real time since the first child, on the clock; where the clock is
+	// ahead already (steps, polling, a wait for goroutines outside
+	// control), it waits the jump's own length only, not what it is ahead.
+	return time.Duration(next - max(e.vnow(), e.childV+int64(time.Since(e.childFrom))))
 }
 
 // decideAfter decides again after d if nothing happened meanwhile (the
@@ -1885,10 +1888,15 @@ func (e *engine) kickIdle() {
 		return
 	}
 	e.mu.Lock()
+	e.kickIdleLocked()
+	e.mu.Unlock()
+}
+
+// kickIdleLocked is kickIdle with e.mu held.
+func (e *engine) kickIdleLocked() {
 	if e.idle && e.active.Load() && !e.finished && e.cur == nil && e.transit == 0 {
 		e.decide(nil)
 	}
-	e.mu.Unlock()
 }
 
 // stampEvery+1 steps take one reading of the real clock (time.Now costs

@@ -115,6 +115,11 @@ func (e *engine) outsideUnlock(p unsafe.Pointer, read bool) {
 	}
 	e.outsideRelease(p, read)
 	e.touch(uintptr(p)) // controlled goroutines waiting for p may go on
+	// They may be all that could run, the run idle meanwhile (another
+	// waits for a child process that runs on): without a decision now,
+	// they waited for it to end (ginkgo's watch specs, whose gexec
+	// buffer os/exec's goroutine writes to under its lock).
+	e.kickIdleLocked()
 }
 
 // outsideHolds reports whether a goroutine outside control holds a lock in

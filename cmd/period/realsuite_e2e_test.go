@@ -114,8 +114,8 @@ func TestChildProcessesRunInRealTime(t *testing.T) {
 	}
 	dir, _ := filepath.Abs("testdata/child")
 	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "3", "-o", t.TempDir(), dir)
-	if code != 0 || len(sums) != 4 {
-		t.Fatalf("exit %d with %d tests, want 0 and 4: %+v %s", code, len(sums), sums, stderr)
+	if code != 0 || len(sums) != 5 {
+		t.Fatalf("exit %d with %d tests, want 0 and 5: %+v %s", code, len(sums), sums, stderr)
 	}
 	for name, s := range sums {
 		if len(s.Bugs) != 0 || s.Abandoned != 0 || s.Schedules == 0 {
