@@ -219,6 +219,29 @@ func splitBroken(dir, loadDir string, pkgs []*packages.Package) (ok []*packages.
 // A dependency of another module whose instrumented copy does not compile
 // is built as it is instead (with a note, and listed in Uninstrumented):
 // the user's package still gets tested.
+// BinaryName is the name go test gives the package's test binary: the
+// last element of the import path, before a major version suffix
+// (process.test for .../gopsutil/v4/process, bar.test for .../bar/v2), so
+// that a test that looks at os.Args[0] or os.Executable sees what it sees
+// under go test.
+func (p *TestPackage) BinaryName() string {
+	elems := strings.Split(p.ImportPath, "/")
+	name := elems[len(elems)-1]
+	if len(elems) > 1 && majorVersion(name) {
+		name = elems[len(elems)-2]
+	}
+	return name + ".test"
+}
+
+// majorVersion tells a module path's major version element (v2, v10; not
+// v0 or v1), as the go command does.
+func majorVersion(s string) bool {
+	if len(s) < 2 || s[0] != 'v' || s[1] == '0' || s == "v1" {
+		return false
+	}
+	return strings.Trim(s[1:], "0123456789") == ""
+}
+
 func (p *TestPackage) Build(ctx context.Context, out string) error {
 	out, err := filepath.Abs(out)
 	if err != nil {

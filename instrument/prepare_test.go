@@ -636,3 +636,23 @@ func TestMachineShortIsNotADefect(t *testing.T) {
 		}
 	}
 }
+
+// The test binary has the name go test gives it (tests look at os.Args[0]
+// and os.Executable: gopsutil's TestName wants "process.test").
+func TestBinaryName(t *testing.T) {
+	for path, want := range map[string]string{
+		"github.com/shirou/gopsutil/v4/process": "process.test",
+		"example.com/bar/v2":                    "bar.test",
+		"example.com/v2":                        "example.com.test",
+		"example.com/vx":                        "vx.test",
+		"v3":                                    "v3.test",
+		"example.com/a/v":                       "v.test",
+		"example.com/a/v1":                      "v1.test",
+		"example.com/a/v0":                      "v0.test",
+		"example.com/a/v10":                     "a.test",
+	} {
+		if got := (&TestPackage{ImportPath: path}).BinaryName(); got != want {
+			t.Errorf("%s: %s, want %s", path, got, want)
+		}
+	}
+}

@@ -380,7 +380,13 @@ func testPackages(ctx context.Context, patterns []string, prep instrument.Prepar
 			fmt.Fprintf(stderr, "period: %s does not compile (go test fails it too); the other packages are explored:\n%s\n", pkg.ImportPath, pkg.LoadError)
 			return exitError
 		}
-		bin := filepath.Join(work, fmt.Sprintf("pkg%d.test", i))
+		// One directory a package, as go test's: the binary has the name
+		// go test gives it.
+		bin := filepath.Join(work, fmt.Sprintf("pkg%d", i), pkg.BinaryName())
+		if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+			fmt.Fprintf(stderr, "period: %v\n", err)
+			return exitError
+		}
 		t0 := time.Now()
 		stop := heartbeat(p, pkg.ImportPath, "building "+pkg.ImportPath+" (instrumented)")
 		err := par.build(ctx, pkg, bin)

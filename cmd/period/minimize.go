@@ -69,7 +69,7 @@ func openReplay(ctx context.Context, arg string) (*replayTarget, error) {
 		return nil, err
 	}
 	pkg := pkgs[0]
-	bin := filepath.Join(work, "replay.test")
+	bin := filepath.Join(work, pkg.BinaryName())
 	if err := pkg.Build(ctx, bin); err != nil {
 		r.close()
 		return nil, err
