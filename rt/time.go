@@ -538,21 +538,37 @@ func NewTicker(site string, d time.Duration) *time.Ticker {
 	return t
 }
 
-// stopVirtual stops vt and drains its channel (Go 1.23 semantics: no stale
-// value after Stop or Reset). It reports whether the timer was active.
+// stopVirtual stops vt. It reports whether the timer was pending, as Stop
+// and Reset do under the program's timer semantics: with Go 1.23's
+// (synchronous timer channels) a value not received yet is taken back and
+// counts as pending, so the idiom "if !t.Stop() { <-t.C }" never blocks;
+// with the earlier ones (a module whose go line is older than 1.23, or
+// GODEBUG=asynctimerchan=1) the value stays in the channel and Stop
+// reports false. Draining while reporting false blocked that idiom for
+// ever (syncthing's event logger: a false deadlock in all its tests).
 func (e *engine) stopVirtual(vt *vtimer) bool {
 	was := vt.active
 	vt.active = false
 	vt.vc = vc{} // a Reset sets it again: a stopped timer keeps no clock
-	if vt.ch != nil {
+	if vt.ch != nil && syncTimerChans {
 		select {
 		case <-vt.ch:
 			e.timerDrained(vt.ch)
+			was = true
 		default:
 		}
 	}
 	return was
 }
+
+// syncTimerChans: the program's timer channels are synchronous (Go 1.23
+// semantics, which the main module's go line and GODEBUG decide for the
+// binary): they have no buffer then.
+var syncTimerChans = func() bool {
+	t := time.NewTimer(time.Hour)
+	defer t.Stop()
+	return cap(t.C) == 0
+}()
 
 // Timers and tickers Period made live as long as the program keeps them: a
 // package variable or a sync.Pool (yamux pools its write timers) hands one

@@ -148,6 +148,23 @@ func TestArgsReachTheTestBinary(t *testing.T) {
 	}
 }
 
+// Stop and Reset of a timer that fired unreceived answer as the module's
+// go line makes them (Go 1.23's synchronous channels, or the earlier
+// buffered ones), and "if !t.Stop() { <-t.C }" never blocks: it was a
+// false deadlock under both (syncthing's event logger).
+func TestTimerStopAsTheModuleGoLineSays(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	for _, mod := range []string{"sync", "async"} {
+		dir, _ := filepath.Abs(filepath.Join("testdata/timerstop", mod))
+		code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "3", "-o", t.TempDir(), dir)
+		if code != 0 || len(sums) != 2 {
+			t.Errorf("%s: exit %d with %d tests, want 0 and 2: %+v %s", mod, code, len(sums), sums, stderr)
+		}
+	}
+}
+
 // Tests that keep package-level state (a registry, a counter) pass under
 // go test -count=1 but were not written to run twice in one process: a
 // verdict that a fresh process does not reproduce is not reported

@@ -1,0 +1,3 @@
+module example.com/timerstop/async
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/timerstop/sync
+
+go 1.24
