@@ -607,6 +607,12 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 		if (fn.Name() == "Lock" || fn.Name() == "Unlock") && sig.Params().Len() == 0 && sig.Results().Len() == 0 && isLocker(r.info.TypeOf(f.X)) {
 			return r.hook(pos, "Locker"+fn.Name(), r.site(pos), r.expr(f.X))
 		}
+		if (fn.Name() == "RLock" || fn.Name() == "RUnlock") && sig.Params().Len() == 0 && sig.Results().Len() == 0 {
+			// Read locks through an interface of the program's
+			// (syncthing's lib/sync.RWMutex, over a *sync.RWMutex): the
+			// model must see them as it sees the write locks.
+			return r.hook(pos, "Locker"+fn.Name(), r.site(pos), r.expr(f.X))
+		}
 		if h := deadlineHook(fn.Name(), sig); h != "" {
 			// conn.SetDeadline(t) with conn a net.Conn (or any interface a
 			// connection of the standard library satisfies): the hook moves
@@ -896,6 +902,8 @@ func ifaceValueHook(fn *types.Func, t types.Type) string {
 	switch {
 	case (fn.Name() == "Lock" || fn.Name() == "Unlock") && sig.Params().Len() == 0 && sig.Results().Len() == 0 && isLocker(t):
 		return "Locker" + fn.Name()
+	case (fn.Name() == "RLock" || fn.Name() == "RUnlock") && sig.Params().Len() == 0 && sig.Results().Len() == 0:
+		return "Locker" + fn.Name()
 	default:
 		return timerIfaceHook(fn.Name(), sig)
 	}
@@ -991,8 +999,10 @@ func (r *rewriter) methodValue(x *ast.SelectorExpr, sel *types.Selection) ast.Ex
 		if hook := ifaceValueHook(fn, r.info.TypeOf(x.X)); hook != "" {
 			sig := fn.Type().(*types.Signature)
 			var iface *ast.InterfaceType
-			if strings.HasPrefix(hook, "Locker") {
+			if hook == "LockerLock" || hook == "LockerUnlock" {
 				iface = r.ifaceType(x.Pos(), "Lock", "Unlock")
+			} else if strings.HasPrefix(hook, "Locker") {
+				iface = r.ifaceType(x.Pos(), fn.Name())
 			} else {
 				iface = &ast.InterfaceType{Interface: x.Pos(), Methods: &ast.FieldList{Opening: x.Pos(), Closing: x.Pos(), List: []*ast.Field{
 					{Names: []*ast.Ident{ident(fn.Name(), x.Pos())}, Type: r.typeExpr(sig, x.Pos())}}}}

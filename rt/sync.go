@@ -512,6 +512,37 @@ func LockerUnlock(site string, l sync.Locker) {
 	}
 }
 
+// LockerRLock is x.RLock() through an interface of the program's (one with
+// RLock and RUnlock over a *sync.RWMutex, as syncthing's lib/sync.RWMutex).
+func LockerRLock(site string, x interface{ RLock() }) {
+	if m := rwMutexOf(x); m != nil {
+		RLock(site, m)
+		return
+	}
+	x.RLock()
+}
+
+// LockerRUnlock is x.RUnlock() through an interface.
+func LockerRUnlock(site string, x interface{ RUnlock() }) {
+	if m := rwMutexOf(x); m != nil {
+		RUnlock(site, m)
+		return
+	}
+	x.RUnlock()
+}
+
+// rwMutexOf is x as a *sync.RWMutex, or the one it embeds, or nil.
+func rwMutexOf(x any) *sync.RWMutex {
+	if m, ok := x.(*sync.RWMutex); ok {
+		return m
+	}
+	if l, ok := x.(sync.Locker); ok {
+		m, _ := embeddedMutex(l).(*sync.RWMutex)
+		return m
+	}
+	return nil
+}
+
 // promotedLock caches, per pointer type, the index path of the embedded
 // sync.Mutex or sync.RWMutex whose Lock and Unlock the type's own are (nil:
 // none, or the type declares its own).

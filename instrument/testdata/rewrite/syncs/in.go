@@ -103,3 +103,19 @@ func EmbeddedLocker(s *twoHalves, get func() *twoHalves) {
 	release := s.out.Unlock
 	release()
 }
+
+// Read locks through the program's own interface (syncthing's
+// lib/sync.RWMutex), called and used as values.
+type rwMutex interface {
+	Lock()
+	Unlock()
+	RLock()
+	RUnlock()
+}
+
+func ReadLockIface(m rwMutex) {
+	m.RLock()
+	defer m.RUnlock()
+	unlock := m.RUnlock
+	_ = unlock
+}
