@@ -336,14 +336,17 @@ type engine struct {
 	// alone undercount the work a schedule of the test does (the derived
 	// step limit, config.stepLimit).
 	plainAccesses int
-	runDone       chan struct{}
-	exited        *sync.WaitGroup // real goroutines of the run, for teardown (a new one each run: one left blocked for real must not hold up the next runs' teardowns)
-	bugs          []bug
-	replayBug     func(bug) // a replay's bug, written as found: the process may not live to its summary
-	runGen        uint64    // counts runs in this process (runIdx restarts with every test)
-	exitArmed     uint64    // runGen of the run whose process exitIfStuck ends if it stays stuck
-	traceTo       *os.File  // crash recovery: every step goes to disk as it happens
-	failed        func() bool
+	// plainAtPoll is plainAccesses at the last poll that was chosen
+	// (pollWork).
+	plainAtPoll int
+	runDone     chan struct{}
+	exited      *sync.WaitGroup // real goroutines of the run, for teardown (a new one each run: one left blocked for real must not hold up the next runs' teardowns)
+	bugs        []bug
+	replayBug   func(bug) // a replay's bug, written as found: the process may not live to its summary
+	runGen      uint64    // counts runs in this process (runIdx restarts with every test)
+	exitArmed   uint64    // runGen of the run whose process exitIfStuck ends if it stays stuck
+	traceTo     *os.File  // crash recovery: every step goes to disk as it happens
+	failed      func() bool
 
 	models modelState
 	clock  vclock
@@ -842,7 +845,20 @@ func (e *engine) decide(from *gstate) {
 			e.effect()
 			next.acted()
 		} else if op := next.p.op; op == strategy.OpYield || op == strategy.OpSelect || op == strategy.OpTryLock {
-			e.pollYields++
+			if e.plainAccesses-e.plainAtPoll >= pollWork {
+				// Work between the polls: a loop that checks for
+				// cancellation with a select's default while it computes
+				// (syncthing's weak hash over a file, a byte an
+				// iteration) is working, not waiting; the clock jumping
+				// to the next timer after 256 such checks fired the
+				// test's 10-second timeout at once. Nor does it park as a
+				// spinner.
+				e.effect()
+				next.acted()
+			} else {
+				e.pollYields++
+			}
+			e.plainAtPoll = e.plainAccesses
 		} else if op == strategy.OpAtomic && !e.bubble {
 			e.loadDrift()
 		}
@@ -874,6 +890,10 @@ func (e *engine) decide(from *gstate) {
 // case, a TryLock that took the lock): the run is not only polling. e.mu is
 // held.
 func (e *engine) effect() { e.lastEffect, e.pollYields, e.loads = e.steps, 0, 0 }
+
+// pollWork is how many memory accesses (of memory no other goroutine
+// shares) between two polls make the second one work rather than waiting.
+const pollWork = 4
 
 // enabled lists the parked goroutines whose pending operation can complete,
 // ordered by GID (ready.go). The slice is reused at the next key point.

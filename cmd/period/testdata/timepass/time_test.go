@@ -489,3 +489,38 @@ func TestOKTicksWhileWorking(t *testing.T) {
 		}
 	}
 }
+
+// roller is a rolling checksum, as syncthing's weak hash: its state lives
+// behind a pointer, and each step of the loop below reads and writes it.
+type roller struct{ a, b uint32 }
+
+func (r *roller) roll(c byte) {
+	r.a += uint32(c)
+	r.b += r.a
+}
+
+// A loop that checks for cancellation with a select's default while it
+// computes (a byte an iteration, as syncthing's weak hash search) is
+// working, not waiting: the test's 10-second timeout must not fire.
+func TestOKWorkBetweenPolls(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan uint32)
+	go func(ctx context.Context) {
+		r := &roller{}
+		for i := 0; i < 100000; i++ {
+			select {
+			case <-ctx.Done():
+				return
+			default:
+			}
+			r.roll(byte(i))
+		}
+		done <- r.b
+	}(ctx)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a computation of 100,000 steps timed out after 10 s")
+	}
+}
