@@ -968,7 +968,7 @@ func TestWorkAfterTheTestIsNoLeak(t *testing.T) {
 // variables whose addresses only the hooks take, and the cases of a
 // select, stay on the stack.
 func TestAllocsPerRunCountsTheProgramsOwn(t *testing.T) {
-	checkLangProgram(t, "testdata/allocsperrun", 3, nil, "-budget", "5")
+	checkLangProgram(t, "testdata/allocsperrun", 5, nil, "-budget", "5")
 }
 
 // The clock does not jump past a goroutine outside control that sleeps for

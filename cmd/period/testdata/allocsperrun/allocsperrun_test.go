@@ -84,3 +84,31 @@ func TestSelectDoesNotAllocate(t *testing.T) {
 		t.Fatalf("%v allocations per run, want none", got)
 	}
 }
+
+// With a single measured run, a cost the engine pays once (the first call
+// with the caller's hooks as outside control) would be counted whole.
+func TestSingleRunAllocations(t *testing.T) {
+	data := []int{1, 2, 3}
+	l := &loop{done: make(chan struct{})}
+	got := testing.AllocsPerRun(1, func() {
+		in := make(chan []int, 2)
+		in <- data
+		close(in)
+		if drain(in) != 3 || l.err() || roundTrip() != 4 {
+			panic("lost a value")
+		}
+	})
+	if got > 2 {
+		t.Fatalf("%v allocations per run, want at most 2", got)
+	}
+}
+
+// f is called runs+1 times, as go test calls it (gopacket's reassembly
+// test counts the bytes its calls pass).
+func TestCallsAsGoTest(t *testing.T) {
+	calls := 0
+	testing.AllocsPerRun(10, func() { calls++ })
+	if calls != 11 {
+		t.Fatalf("f called %d times, want 11", calls)
+	}
+}
