@@ -96,10 +96,14 @@ func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 		r.block(s.Body)
 		s.Else = r.stmt(s.Else)
 	case *ast.ForStmt:
+		mark := r.iterationMark(s)
 		s.Init = r.simpleStmt(s.Init)
 		s.Cond = r.expr(s.Cond)
 		s.Post = r.simpleStmt(s.Post)
 		r.block(s.Body)
+		if mark != nil {
+			s.Body.List = append([]ast.Stmt{mark}, s.Body.List...)
+		}
 	case *ast.RangeStmt:
 		return r.rangeStmt(s, nil)
 	case *ast.SwitchStmt:
@@ -549,6 +553,15 @@ func (r *rewriter) needsTemp(e ast.Expr) bool {
 // rangeStmt rewrites range over a channel into receives; other ranges only
 // get their operands rewritten. lab is the statement's label, if any.
 func (r *rewriter) rangeStmt(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
+	mark := r.iterationMark(s)
+	out := r.rangeLoop(s, lab)
+	if mark != nil { // every rewrite of the loop keeps s.Body as its body
+		s.Body.List = append([]ast.Stmt{mark}, s.Body.List...)
+	}
+	return out
+}
+
+func (r *rewriter) rangeLoop(s *ast.RangeStmt, lab *ast.LabeledStmt) ast.Stmt {
 	if mapCore(r.info.TypeOf(s.X)) != nil {
 		return r.mapRange(s, lab)
 	}

@@ -336,8 +336,10 @@ type engine struct {
 	// alone undercount the work a schedule of the test does (the derived
 	// step limit, config.stepLimit).
 	plainAccesses int
-	// plainAtPoll is plainAccesses at the last poll that was chosen
-	// (pollWork).
+	// loopWork counts pollWork for each iteration of a bounded loop that
+	// polls (Iteration); plainAtPoll is plainAccesses+loopWork at the last
+	// poll that was chosen (pollWork).
+	loopWork    int
 	plainAtPoll int
 	runDone     chan struct{}
 	exited      *sync.WaitGroup // real goroutines of the run, for teardown (a new one each run: one left blocked for real must not hold up the next runs' teardowns)
@@ -845,7 +847,7 @@ func (e *engine) decide(from *gstate) {
 			e.effect()
 			next.acted()
 		} else if op := next.p.op; op == strategy.OpYield || op == strategy.OpSelect || op == strategy.OpTryLock {
-			if e.plainAccesses-e.plainAtPoll >= pollWork {
+			if e.plainAccesses+e.loopWork-e.plainAtPoll >= pollWork {
 				// Work between the polls: a loop that checks for
 				// cancellation with a select's default while it computes
 				// (syncthing's weak hash over a file, a byte an
@@ -858,7 +860,7 @@ func (e *engine) decide(from *gstate) {
 			} else {
 				e.pollYields++
 			}
-			e.plainAtPoll = e.plainAccesses
+			e.plainAtPoll = e.plainAccesses + e.loopWork
 		} else if op == strategy.OpAtomic && !e.bubble {
 			e.loadDrift()
 		}

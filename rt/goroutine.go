@@ -98,6 +98,19 @@ func (e *engine) collected() bool {
 	return !e.gcAt.IsZero() && time.Since(e.gcAt) < outsideGraceMax
 }
 
+// Iteration starts an iteration of a loop that ends by itself (a range over
+// a slice, map, string or integer, a counted for loop) whose body polls:
+// its poll checks for cancellation between items of work, some of which may
+// touch only memory without hooks, so the poll counts as work (pollWork),
+// not as a wait that lets virtual time jump.
+func Iteration() {
+	e := eng
+	if _, md := e.enter(); md == modeControl {
+		e.loopWork += pollWork
+		e.mu.Unlock()
+	}
+}
+
 // Gosched is runtime.Gosched(): a key point where any goroutine may run.
 func Gosched(site string) {
 	e := eng

@@ -634,8 +634,8 @@ func TestTimePassesAsOnARealMachine(t *testing.T) {
 	// receive asks for it).
 	for _, name := range []string{"period", "random", "pct", "native"} {
 		code, sums, stderr := periodJSON(t, "test", "-json", "-strategy", name, "-budget", "10", "-run", "^TestOK", "-o", t.TempDir(), dir)
-		if len(sums) != 22 || code != 0 && name != "native" {
-			t.Errorf("%s: exit %d with %d tests, want 0 and 22: %s", name, code, len(sums), stderr)
+		if len(sums) != 24 || code != 0 && name != "native" {
+			t.Errorf("%s: exit %d with %d tests, want 0 and 24: %s", name, code, len(sums), stderr)
 		}
 		for test, s := range sums {
 			for _, b := range s.Bugs {

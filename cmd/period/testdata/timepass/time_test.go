@@ -524,3 +524,56 @@ func TestOKWorkBetweenPolls(t *testing.T) {
 		t.Fatal("a computation of 100,000 steps timed out after 10 s")
 	}
 }
+
+// The same computation on the goroutine's own variables: the rewriter
+// proves them goroutine-local and gives them no hooks, so only the polls
+// were seen, and the clock jumped to the timeout after 256 of them.
+func TestOKLocalWorkBetweenPolls(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan uint32)
+	go func(ctx context.Context) {
+		var a, b uint32
+		for i := 0; i < 100000; i++ {
+			select {
+			case <-ctx.Done():
+				return
+			default:
+			}
+			a += uint32(i)
+			b += a
+		}
+		done <- b
+	}(ctx)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a computation of 100,000 steps timed out after 10 s")
+	}
+}
+
+// Two goroutines range over their own slices and yield after each item:
+// each yield lets the other run, and neither waits for anything.
+func TestOKLocalWorkBetweenYields(t *testing.T) {
+	done := make(chan int)
+	for w := 0; w < 2; w++ {
+		go func() {
+			items := make([]int, 5000)
+			sum := 0
+			for i := range items {
+				items[i] = i
+				sum += items[i]
+				runtime.Gosched()
+			}
+			done <- sum
+		}()
+	}
+	timeout := time.After(10 * time.Second)
+	for w := 0; w < 2; w++ {
+		select {
+		case <-done:
+		case <-timeout:
+			t.Fatal("two loops over 5,000 items timed out after 10 s")
+		}
+	}
+}
