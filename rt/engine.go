@@ -1447,23 +1447,7 @@ func (e *engine) exit(g *gstate, r any, normal bool) {
 		return
 	}
 	if r != nil {
-		if late := time.Duration(e.clock.now - e.rootAt); e.rootDone && late > afterRootRealWait {
-			// Left running by the test, it panicked only after virtual
-			// time went on well past the test's end (a poller's next
-			// tick, 42 s later: jaeger-client-go's remote sampler): go
-			// test shows that panic only in a test binary that lives
-			// that long. The goroutine outlived its test: a leak.
-			from := ""
-			if g.created != "" {
-				from = " (created at " + g.created
-				if c := funcName(g.creator); c != "" {
-					from += " by " + c
-				}
-				from += ")"
-			}
-			e.reportEnd(g, bug{kind: "leak", message: fmt.Sprintf("goroutine g%s%s outlived the test and panicked %v of virtual time%s: %s\n%s", g.path, from, late.Round(time.Millisecond), e.afterTest(), value, cleanStack(stack)),
-				location: panicLocation(stack), created: g.created, createdBy: funcName(g.creator)})
-			e.stop()
+		if e.outlived(g, "panicked", fmt.Sprintf(": %v\n%s", value, cleanStack(stack)), panicLocation(stack)) {
 			return
 		}
 		e.reportEnd(g, bug{kind: "panic", message: fmt.Sprintf("panic in goroutine g%s%s: %s\n%s", g.path, e.afterTest(), value, cleanStack(stack)), location: panicLocation(stack)})
@@ -1474,6 +1458,31 @@ func (e *engine) exit(g *gstate, r any, normal bool) {
 		e.cur = nil
 		e.decide(nil)
 	}
+}
+
+// outlived reports g's end (verb: "panicked", "called os.Exit(1)") as
+// a leak when g was left running by the test and ended so only well after
+// the test returned in virtual time (a poller's next tick, 42 s later:
+// jaeger-client-go's remote sampler; a forced exit 21 s after a shutdown
+// began: benthos's CLI): go test shows that end only in a test binary that
+// lives that long. e.mu is held; on true the run is stopped.
+func (e *engine) outlived(g *gstate, verb, detail, location string) bool {
+	late := time.Duration(e.clock.now - e.rootAt)
+	if !e.rootDone || late <= afterRootRealWait {
+		return false
+	}
+	from := ""
+	if g.created != "" {
+		from = " (created at " + g.created
+		if c := funcName(g.creator); c != "" {
+			from += " by " + c
+		}
+		from += ")"
+	}
+	e.reportEnd(g, bug{kind: "leak", message: fmt.Sprintf("goroutine g%s%s outlived the test and %s %v of virtual time%s%s", g.path, from, verb, late.Round(time.Millisecond), e.afterTest(), detail),
+		location: location, created: g.created, createdBy: funcName(g.creator)})
+	e.stop()
+	return true
 }
 
 // run executes f once under control as goroutine "0" (the calling goroutine,

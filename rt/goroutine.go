@@ -142,8 +142,10 @@ func Exit(site string, code int) {
 	case modePlain:
 		os.Exit(code)
 	case modeControl:
-		e.reportEnd(g, bug{kind: "panic", message: fmt.Sprintf("os.Exit(%d) called by goroutine g%s", code, g.path), location: site})
-		e.stop()
+		if !e.outlived(g, fmt.Sprintf("called os.Exit(%d)", code), "", site) {
+			e.reportEnd(g, bug{kind: "panic", message: fmt.Sprintf("os.Exit(%d) called by goroutine g%s", code, g.path), location: site})
+			e.stop()
+		}
 		g.status = gDone
 		e.mu.Unlock()
 		g.unwind()

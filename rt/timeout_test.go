@@ -65,6 +65,23 @@ func init() {
 		})
 		Close("close", done)
 	}
+	// A goroutine the test leaves behind forces the process to exit 21
+	// virtual seconds after it returned (benthos's shutdown watchdog), or
+	// as soon as it did.
+	programs["exitslate"] = func(t *testing.T) {
+		Go("forcer", func() {
+			Recv("grace", After("grace", 21*time.Second))
+			Exit("exit", 1)
+		})
+	}
+	programs["exitsatonce"] = func(t *testing.T) {
+		done := make(chan int)
+		Go("forcer", func() {
+			Recv("done", done)
+			Exit("exit", 1)
+		})
+		Close("close", done)
+	}
 	// The test computes for three seconds of real time without a key
 	// point (detached) while a janitor's hourly ticker waits: the clock
 	// jumps past it, but the test is not stuck.
@@ -175,6 +192,20 @@ func TestLatePanicIsALeak(t *testing.T) {
 	s = runChild(t, "panicsatonce", Config{Budget: 1, Seed: 1, NoRace: true})
 	if len(s.Bugs) != 1 || s.Bugs[0].Kind != "panic" {
 		t.Errorf("want a panic: %+v", s.Bugs)
+	}
+}
+
+// TestLateExitIsALeak: os.Exit called by a goroutine left behind, long
+// after the test returned in virtual time, is a leak (go test's binary has
+// exited by then); called at once, it is what go test shows.
+func TestLateExitIsALeak(t *testing.T) {
+	s := runChild(t, "exitslate", Config{Budget: 1, Seed: 1, NoRace: true})
+	if len(s.Bugs) != 1 || s.Bugs[0].Kind != "leak" || !strings.Contains(s.Bugs[0].Message, "outlived the test and called os.Exit(1) 21s") || s.Bugs[0].Created != "forcer" {
+		t.Errorf("want a leak that exited 21 s after the test: %+v", s.Bugs)
+	}
+	s = runChild(t, "exitsatonce", Config{Budget: 1, Seed: 1, NoRace: true})
+	if len(s.Bugs) != 1 || s.Bugs[0].Kind != "panic" || !strings.Contains(s.Bugs[0].Message, "os.Exit(1) called by goroutine") {
+		t.Errorf("want os.Exit as a panic: %+v", s.Bugs)
 	}
 }
 
