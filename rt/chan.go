@@ -844,26 +844,42 @@ func BlockForever(site string) {
 // is armed and the real select decides. With a default, the rewritten select
 // has none (its default became DefaultIf), so readiness is read off the
 // channels: no case ready means default, as Go's select would decide at that
-// instant.
+// instant, unless a controlled goroutine is blocked at the other end of an
+// unbuffered case (partnerBlocked).
 func plainSelect(hasDefault bool, cases []Case) int {
 	e := eng
-	if !hasDefault {
-		e.watchOutsideSelect(cases)
-		if id := e.plainGoid.Load(); id != 0 && id == goid() {
-			w := e.outsideSelect(id)
-			w.cases = append(w.cases[:0], cases...) // SelectCaseDone moves the fired case's clocks
+	if hasDefault {
+		if i := plainReady(e, cases); i != -1 || !e.partnerBlocked(cases) {
+			return i
 		}
-		if e.outsideCaller() {
-			w := e.outsideSelect(goid())
-			for _, c := range cases {
-				if c.ch != nil {
-					w.chans = append(w.chans, c.ch) // SelectDone acquires
-					e.outsideChan(c.ch, false)
-				}
+		// A controlled goroutine waits, blocked, at the other end of an
+		// unbuffered case: Go would complete that case at once and never
+		// take the default (benthos's HTTP handlers tell the test of each
+		// request with a send that must not block, and the test waited
+		// for them in vain). The caller waits in the real channel, as a
+		// select without a default does, until the engine has that
+		// goroutine take the case (commitCase).
+	}
+	e.watchOutsideSelect(cases)
+	if id := e.plainGoid.Load(); id != 0 && id == goid() {
+		w := e.outsideSelect(id)
+		w.cases = append(w.cases[:0], cases...) // SelectCaseDone moves the fired case's clocks
+	}
+	if e.outsideCaller() {
+		w := e.outsideSelect(goid())
+		for _, c := range cases {
+			if c.ch != nil {
+				w.chans = append(w.chans, c.ch) // SelectDone acquires
+				e.outsideChan(c.ch, false)
 			}
 		}
-		return selectAll
 	}
+	return selectAll
+}
+
+// plainReady is the first of cases that can proceed now, -1 for none, for a
+// goroutine outside control.
+func plainReady(e *engine, cases []Case) int {
 	if !chanLayoutOK {
 		return -1
 	}
@@ -883,6 +899,86 @@ func plainSelect(hasDefault bool, cases []Case) int {
 		}
 	}
 	return -1
+}
+
+// partnerBlocked tells whether, for a goroutine outside control, a
+// controlled goroutine is blocked at the other end of one of cases'
+// unbuffered channels: parked at the opposite operation, or at a select
+// without a default that has it, with nothing else ready, and not already
+// chosen by another goroutine outside control (Go hands a blocked receiver
+// one value: a second handler's send takes its default).
+func (e *engine) partnerBlocked(cases []Case) bool {
+	if !chanLayoutOK || !e.active.Load() {
+		return false
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.finished || e.byGoid[goid()] != nil { // a controlled one in plain mode holds the turn: it must not wait
+		return false
+	}
+	for _, c := range cases {
+		h := c.ch
+		if h == nil || h.dataqsiz != 0 || h.closed != 0 {
+			continue
+		}
+		key := sendKey(h) // a receiver looks for senders
+		if c.send {
+			key = recvKey(h)
+		}
+		pl := e.rs.parkedOn[key]
+		if pl == nil {
+			continue
+		}
+		for _, r := range pl.l[pl.head:] {
+			o := r.g
+			if o.status != gParked || o.seq != r.seq || o.claimed == o.seq || !e.stuck(o) {
+				continue
+			}
+			at := -1
+			switch {
+			case o.p.op == strategy.OpSend && !c.send && o.p.ch == h, o.p.op == strategy.OpRecv && c.send && o.p.ch == h:
+			case o.p.op == strategy.OpSelect:
+				for i, oc := range o.p.cases {
+					if oc.ch == h && oc.send != c.send {
+						at = i
+						break
+					}
+				}
+				if at < 0 {
+					continue
+				}
+				// Go completes o's select with this case: a case
+				// that becomes ready before the caller reaches the
+				// channel must not be chosen instead.
+				o.commit = at + 1
+			default:
+				continue
+			}
+			o.claimed = o.seq
+			return true
+		}
+	}
+	return false
+}
+
+// stuck tells whether parked g's channel operation cannot proceed (ready
+// without its bookkeeping). e.mu is held.
+func (e *engine) stuck(g *gstate) bool {
+	switch g.p.op {
+	case strategy.OpSend, strategy.OpRecv:
+		return !e.chanReady(g, g.p.ch, g.p.op == strategy.OpSend)
+	case strategy.OpSelect:
+		if g.p.hasDefault {
+			return false
+		}
+		for _, c := range g.p.cases {
+			if e.chanReady(g, c.ch, c.send) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // timerReady tells whether the channel of a real timer (one made outside

@@ -89,6 +89,7 @@ type gstate struct {
 	fired    int        // select case chosen for this goroutine (by the scheduler or a partner)
 	partner  bool       // woken to complete a rendezvous started by the current goroutine
 	commit   int        // blocked in a select: the case (+1) that became ready first (0: none; see commitCase)
+	claimed  uint64     // the seq of its key point at which a goroutine outside control chose to complete its channel operation (partnerBlocked)
 	settling bool       // running to its next key point after a rendezvous
 	abort    bool       // the run is over: unwind
 	t        *testing.T // test and subtest goroutines: unwound with SkipNow, as testing requires

@@ -971,6 +971,14 @@ func TestAllocsPerRunCountsTheProgramsOwn(t *testing.T) {
 	checkLangProgram(t, "testdata/allocsperrun", 5, nil, "-budget", "5")
 }
 
+// A handler (a goroutine of net/http, outside control) that sends or
+// receives with a select's default, while a controlled goroutine is blocked
+// at the other end, completes the case as Go would, and only one handler
+// takes a blocked receiver's value (benthos's input tests timed out).
+func TestOutsidePollMeetsBlockedPartner(t *testing.T) {
+	checkLangProgram(t, "testdata/outsidepoll", 3, nil, "-budget", "2")
+}
+
 // The clock does not jump past a goroutine outside control that sleeps for
 // real (an HTTP handler): the client's longer deadline is not reached.
 func TestClockWaitsForASleepingHandler(t *testing.T) {

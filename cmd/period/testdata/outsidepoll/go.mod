@@ -1,0 +1,3 @@
+module example.com/outsidepoll
+
+go 1.22
