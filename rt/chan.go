@@ -803,6 +803,14 @@ func (e *engine) watchOutsideSelect(cases []Case) {
 		if h == nil {
 			continue
 		}
+		if h.timer != nil && !c.send && !timerReady(h) {
+			// A real timer that has not fired (a handler's own
+			// time.After: benthos's HTTP server input gives up after 5
+			// s): the select still blocks, and the engine must see it
+			// queued on its other channels, or a controlled goroutine
+			// waiting for it is left blocked until the clock jumps.
+			continue
+		}
 		if h.closed != 0 || c.send && (h.dataqsiz > 0 && h.qcount < h.dataqsiz || h.recvq.first != nil) ||
 			!c.send && (h.qcount > 0 || h.sendq.first != nil || h.timer != nil) {
 			return // it may not block: nothing to watch

@@ -261,3 +261,32 @@ func TestWaitForOutsideCountEnds(t *testing.T) {
 		t.Errorf("want the schedule abandoned for the WaitGroup, no verdict: %+v", s)
 	}
 }
+
+// TestOutsideSelectBesideRealTimer: a goroutine outside control about to
+// block in a select whose other case is a real timer that has not fired (a
+// handler's own time.After) is watched on its channels: the engine looks at
+// them and sees it queued (benthos's HTTP server input; before, a real timer
+// case made the select look as if it could not block, and the controlled
+// goroutine waiting for the handler was left blocked until the clock
+// jumped to its timeout).
+func TestOutsideSelectBesideRealTimer(t *testing.T) {
+	ch := make(chan int)
+	var watched int
+	runControlled(&stay{}, func() {
+		done := make(chan struct{})
+		go func() { // outside control
+			defer close(done)
+			eng.watchOutsideSelect([]Case{SendCase(ch), RecvCase(time.After(time.Hour))})
+			bo := &eng.blockedOutside
+			bo.mu.Lock()
+			watched = bo.chans[chanOf(ch)]
+			bo.mu.Unlock()
+			w := eng.outsideSelect(goid())
+			w.stop()
+		}()
+		<-done
+	})
+	if watched != 1 {
+		t.Fatalf("the select's channel is watched %d times, want 1", watched)
+	}
+}

@@ -976,7 +976,7 @@ func TestAllocsPerRunCountsTheProgramsOwn(t *testing.T) {
 // at the other end, completes the case as Go would, and only one handler
 // takes a blocked receiver's value (benthos's input tests timed out).
 func TestOutsidePollMeetsBlockedPartner(t *testing.T) {
-	checkLangProgram(t, "testdata/outsidepoll", 3, nil, "-budget", "2")
+	checkLangProgram(t, "testdata/outsidepoll", 4, nil, "-budget", "2")
 }
 
 // The clock does not jump past a goroutine outside control that sleeps for

@@ -96,3 +96,30 @@ func TestHandlerDefaultWhenNobodyWaits(t *testing.T) {
 	get(t, ts.URL)
 	get(t, ts.URL)
 }
+
+// The handler sends the request to the test in a select that gives up after
+// a real timeout (its time.After is a real timer: net/http's goroutines are
+// outside control); the test waits for each request with a shorter one. A
+// real timer that has not fired does not make the handler's select ready:
+// the handler waits in the channel's queue, and the test takes the value
+// (rt's TestOutsideSelectBesideRealTimer checks that the engine watches it).
+func TestHandlerSendsWithTimeout(t *testing.T) {
+	requests := make(chan string)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(5 * time.Millisecond) // work before the send: the test is already blocked
+		select {
+		case requests <- r.URL.Path:
+		case <-time.After(5 * time.Second):
+			http.Error(w, "timed out", http.StatusRequestTimeout)
+		}
+	}))
+	defer ts.Close()
+	for i := 0; i < 5; i++ {
+		go get(t, ts.URL+"/x")
+		select {
+		case <-requests:
+		case <-time.After(time.Second):
+			t.Fatalf("request %d: timed out", i)
+		}
+	}
+}
