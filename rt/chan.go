@@ -866,7 +866,7 @@ func plainSelect(hasDefault bool, cases []Case) int {
 		// request with a send that must not block, and the test waited
 		// for them in vain). The caller waits in the real channel, as a
 		// select without a default does, until the engine has that
-		// goroutine take the case (commitCase).
+		// goroutine take the case (partnerBlocked committed its select).
 	}
 	e.watchOutsideSelect(cases)
 	if id := e.plainGoid.Load(); id != 0 && id == goid() {
