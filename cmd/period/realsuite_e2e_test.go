@@ -9,8 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/period-dev/period/internal/report"
 	"github.com/period-dev/period/strategy"
@@ -977,6 +981,36 @@ func TestAllocsPerRunCountsTheProgramsOwn(t *testing.T) {
 // takes a blocked receiver's value (benthos's input tests timed out).
 func TestOutsidePollMeetsBlockedPartner(t *testing.T) {
 	checkLangProgram(t, "testdata/outsidepoll", 4, nil, "-budget", "2")
+}
+
+// A process the test leaves running with the test's standard output (air's
+// runner tests) does not keep period waiting once the test process has
+// exited: before, period read that pipe until the process ended, through
+// SIGTERM too.
+func TestOrphanHoldingOutputDoesNotHang(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	t.Setenv("ORPHAN_PIDFILE", pidfile)
+	killOrphans := func() {
+		data, _ := os.ReadFile(pidfile)
+		for _, f := range strings.Fields(string(data)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	}
+	defer killOrphans()
+	// A hang guard, not a speed check (the child sleeps an hour): ending
+	// the child lets a period that waits for it return, and fail.
+	var hung atomic.Bool
+	guard := time.AfterFunc(5*time.Minute, func() { hung.Store(true); killOrphans() })
+	checkLangProgram(t, "testdata/orphanout", 1, nil, "-budget", "1")
+	guard.Stop()
+	if hung.Load() {
+		t.Fatal("period waited for the test process's output until its child was killed")
+	}
 }
 
 // The clock does not jump past a goroutine outside control that sleeps for

@@ -1094,6 +1094,11 @@ func runChild(ctx context.Context, b Binary, cfg rt.Config, deadline time.Time) 
 		cmd = exec.CommandContext(cctx, b.Path, args...)
 		cmd.Dir, cmd.Env = b.Dir, env
 		cmd.Stdout, cmd.Stderr = &out, &out
+		// A process the test started and left running (air's runner
+		// tests start the program they built) keeps the test process's
+		// output pipe open after it exits: Wait would wait for it for
+		// ever, through SIGTERM too. What it writes after is not ours.
+		cmd.WaitDelay = orphanOutputWait
 		err = cmd.Start()
 		// "text file busy": a process forked elsewhere in period (another
 		// package's build or test, -p) still held the binary open for
@@ -1105,6 +1110,9 @@ func runChild(ctx context.Context, b Binary, cfg rt.Config, deadline time.Time) 
 	}
 	if err == nil {
 		err = cmd.Wait()
+		if errors.Is(err, exec.ErrWaitDelay) {
+			err = nil // the test process exited well; a child of its own kept the pipe
+		}
 	}
 	buf := out.done()
 	if cctx.Err() == context.DeadlineExceeded {
@@ -1133,6 +1141,10 @@ func runChild(ctx context.Context, b Binary, cfg rt.Config, deadline time.Time) 
 	}
 	return buf.Bytes(), nil
 }
+
+// orphanOutputWait is how long, after a test process exits, its output is
+// still read from processes it left behind, as go test bounds it too.
+const orphanOutputWait = 2 * time.Second
 
 // interruptedBySignal tells whether err is the exit of a process killed by
 // SIGINT or SIGTERM (Period itself ends its test processes with SIGKILL).

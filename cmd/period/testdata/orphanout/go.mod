@@ -1,0 +1,3 @@
+module example.com/orphanout
+
+go 1.22
