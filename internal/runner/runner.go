@@ -1143,8 +1143,9 @@ func runChild(ctx context.Context, b Binary, cfg rt.Config, deadline time.Time) 
 }
 
 // orphanOutputWait is how long, after a test process exits, its output is
-// still read from processes it left behind, as go test bounds it too.
-const orphanOutputWait = 2 * time.Second
+// still read from processes it left behind: go test's least (its
+// testWaitDelay, a tenth of -timeout, at least 5 s).
+const orphanOutputWait = 5 * time.Second
 
 // interruptedBySignal tells whether err is the exit of a process killed by
 // SIGINT or SIGTERM (Period itself ends its test processes with SIGKILL).
