@@ -338,8 +338,8 @@ type engine struct {
 	// step limit, config.stepLimit).
 	plainAccesses int
 	// loopWork counts pollWork for each iteration of a bounded loop that
-	// polls (Iteration); plainAtPoll is plainAccesses+loopWork at the last
-	// poll that was chosen (pollWork).
+	// polls (Iteration); plainAtPoll is workDone at the last poll that was
+	// chosen (pollWork).
 	loopWork    int
 	plainAtPoll int
 	runDone     chan struct{}
@@ -848,7 +848,7 @@ func (e *engine) decide(from *gstate) {
 			e.effect()
 			next.acted()
 		} else if op := next.p.op; op == strategy.OpYield || op == strategy.OpSelect || op == strategy.OpTryLock {
-			if e.plainAccesses+e.loopWork-e.plainAtPoll >= pollWork {
+			if e.workDone()-e.plainAtPoll >= pollWork {
 				// Work between the polls: a loop that checks for
 				// cancellation with a select's default while it computes
 				// (syncthing's weak hash over a file, a byte an
@@ -861,7 +861,7 @@ func (e *engine) decide(from *gstate) {
 			} else {
 				e.pollYields++
 			}
-			e.plainAtPoll = e.plainAccesses + e.loopWork
+			e.plainAtPoll = e.workDone()
 		} else if op == strategy.OpAtomic && !e.bubble {
 			e.loadDrift()
 		}
@@ -893,6 +893,15 @@ func (e *engine) decide(from *gstate) {
 // case, a TryLock that took the lock): the run is not only polling. e.mu is
 // held.
 func (e *engine) effect() { e.lastEffect, e.pollYields, e.loads = e.steps, 0, 0 }
+
+// workDone is the run's work without key points: plain accesses, on either
+// path (the test goroutine alone counts its own in soloPlain: clockwork's
+// fake clock, advanced by the test alone, expires a ticker a million times,
+// each with a non-blocking send between writes of its own fields), and the
+// iterations of bounded loops that poll. e.mu is held.
+func (e *engine) workDone() int {
+	return e.plainAccesses + int(e.soloPlain.Load()) + e.loopWork
+}
 
 // pollWork is how many memory accesses (of memory no other goroutine
 // shares) between two polls make the second one work rather than waiting.
