@@ -452,6 +452,12 @@ func atomicOp[P any](site string, p P, kind accessKind) P {
 // test), still pass it (README, known limits).
 func ReadMemStats(m *runtime.MemStats) {
 	runtime.ReadMemStats(m)
+	OwnHeapOut(m)
+}
+
+// OwnHeapOut takes the heap of Period's records out of m, just read by
+// runtime.ReadMemStats (ReadMemStats).
+func OwnHeapOut(m *runtime.MemStats) {
 	e := eng // active or not: the records stay until the next run (a poller left running after a run reads them)
 	e.mu.Lock()
 	own := e.ownHeap()
