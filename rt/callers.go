@@ -21,29 +21,76 @@ import (
 // TestX called by testing.tRunner and a goroutine's function as its first
 // frame, as under go test.
 
-// Callers is runtime.Callers(skip, pcs) without Period's frames.
+// Callers is runtime.Callers(skip, pcs) without Period's frames. The skip
+// counts the frames the program sees: Period's are taken out first (a
+// hook around sync.Once.Do stands where go test shows Do's own frames).
+//
+// Not inlined: its frame would be in the caller's program counter, which
+// cannot be taken out.
+//
+//go:noinline
 func Callers(skip int, pcs []uintptr) int {
 	if !eng.active.Load() {
 		return runtime.Callers(skip+1, pcs)
 	}
-	buf := make([]uintptr, len(pcs)+64)
-	n := runtime.Callers(skip+1, buf)
-	return copy(pcs, withoutPeriod(buf[:n]))
+	buf := make([]uintptr, len(pcs)+skip+64)
+	kept := withoutPeriod(buf[:runtime.Callers(0, buf)]) // runtime.Callers, then Callers' caller
+	for ; skip > 0 && len(kept) > 0; kept = kept[1:] {
+		// A program counter stands for its inlined frames too; one the
+		// skip ends inside is kept whole.
+		n := programFrames(kept[0])
+		if n > skip {
+			break
+		}
+		skip -= n
+	}
+	return copy(pcs, kept)
 }
 
-// Caller is runtime.Caller(skip) without Period's frames.
+// programFrames counts the frames pc stands for that are not Period's.
+func programFrames(pc uintptr) int {
+	n := 0
+	frames := runtime.CallersFrames([]uintptr{pc})
+	for {
+		f, more := frames.Next()
+		if !periodFrame(f) {
+			n++
+		}
+		if !more {
+			return n
+		}
+	}
+}
+
+// Caller is runtime.Caller(skip) without Period's frames, which the skip
+// does not count (Callers): riverqueue's test helper names its caller's
+// package with runtime.Caller(4) from within a sync.Once's function, past
+// the two frames of Once.Do, which its hook had replaced.
 func Caller(skip int) (pc uintptr, file string, line int, ok bool) {
 	if !eng.active.Load() {
 		return runtime.Caller(skip + 1)
 	}
-	var buf [64]uintptr
-	n := runtime.Callers(skip+2, buf[:])
-	pcs := withoutPeriod(buf[:n])
-	if len(pcs) == 0 {
-		return 0, "", 0, false
+	buf := make([]uintptr, skip+64)
+	frames := runtime.CallersFrames(buf[:runtime.Callers(2, buf)]) // from Caller's caller
+	for {
+		f, more := frames.Next()
+		if !periodFrame(f) {
+			if skip == 0 {
+				return f.PC, f.File, f.Line, f.PC != 0
+			}
+			skip--
+		}
+		if !more {
+			return 0, "", 0, false
+		}
 	}
-	f, _ := runtime.CallersFrames(pcs).Next()
-	return f.PC, f.File, f.Line, f.PC != 0
+}
+
+// periodFrame tells whether f is the code of Period's runtime: by its
+// file too, since a closure of an rt function inlined into the program's
+// is named after the program's function (TestX.PackageOnceDo.func2).
+func periodFrame(f runtime.Frame) bool {
+	return isPeriodFrame(f.Function) || rtDir != "/" && strings.HasPrefix(f.File, rtDir)
 }
 
 // withoutPeriod drops the program counters whose outermost frame is one of
@@ -61,7 +108,7 @@ func withoutPeriod(pcs []uintptr) []uintptr {
 				break
 			}
 		}
-		if !isPeriodFrame(last.Function) {
+		if !periodFrame(last) {
 			out = append(out, pc)
 		}
 	}

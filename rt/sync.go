@@ -780,7 +780,7 @@ func OnceDo(site string, o *sync.Once, f func()) {
 	g, md := e.enter()
 	switch md {
 	case modePlain:
-		o.Do(f)
+		onceDo(o, f)
 		return
 	case modeSkip:
 		return
@@ -807,8 +807,15 @@ func OnceDo(site string, o *sync.Once, f func()) {
 		e.release(g, unsafe.Pointer(o))
 		e.hookDone(g) // the goroutines waiting for f may go
 	}()
-	o.Do(f)
+	onceDo(o, f)
 }
+
+// onceDo is sync.Once.Do called through a variable, so that it is not
+// inlined into OnceDo: f's callers then see Do's frame as its own, and
+// Period's frames, left out of runtime.Callers (rt.Callers), are whole
+// frames (a caller's package named with runtime.Caller(4) from within f
+// skips f, doSlow, Do and the function that called Do, as under go test).
+var onceDo = (*sync.Once).Do
 
 // PackageOnceDo is o.Do(f) on a sync.Once the rewriter found in a
 // package-level variable: goroutines f starts are the process's own

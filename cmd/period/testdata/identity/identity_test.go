@@ -122,6 +122,32 @@ func checkStacks(t *testing.T) {
 	if len(names) != 2 || !strings.HasSuffix(names[0], "checkStacks.func1") || names[1] != "runtime.goexit" {
 		t.Errorf("a goroutine's stack is %v, want its function and runtime.goexit", names)
 	}
+	if caller, names := throughOnce(); caller != "example.com/identity.checkStacks" || len(names) < 5 || names[1] != "sync.(*Once).doSlow" || names[2] != "sync.(*Once).Do" || names[3] != "example.com/identity.throughOnce" {
+		t.Errorf("within a sync.Once's function, runtime.Caller(4) is %s and the stack %v, want checkStacks and f, doSlow, Do, throughOnce", caller, names)
+	}
+}
+
+var helperOnce sync.Once
+
+// throughOnce names its caller from within a sync.Once's function, past
+// the function, Do's two frames and itself (riverqueue's test helper
+// names its caller's package so).
+func throughOnce() (caller string, names []string) {
+	helperOnce = sync.Once{} // each schedule runs it
+	helperOnce.Do(func() {
+		pc, _, _, _ := runtime.Caller(4)
+		caller = runtime.FuncForPC(pc).Name()
+		pcs := make([]uintptr, 32)
+		fs := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
+		for {
+			f, more := fs.Next()
+			names = append(names, f.Function)
+			if !more {
+				break
+			}
+		}
+	})
+	return caller, names
 }
 
 // TestShort fails unless run with -short.
