@@ -35,25 +35,32 @@ func (m byObject[T, V]) at(k uintptr) *V { return byAddr[V](m).at(k) }
 type byAddr[V any] map[uintptr]addrEntry[V]
 
 type addrEntry[V any] struct {
-	obj  weak.Pointer[byte] // zero outside Go's heap
+	obj  weak.Pointer[byte] // the object's start; zero outside Go's heap
+	off  uintptr            // the address's offset in the object
 	heap bool
 	v    *V
 }
 
 // live tells whether the entry is for the object now at address k.
 func (en addrEntry[V]) live(k uintptr) bool {
-	return !en.heap || uintptr(unsafe.Pointer(en.obj.Value())) == k
+	return !en.heap || uintptr(unsafe.Pointer(en.obj.Value()))+en.off == k
 }
 
+// get returns p's value, made by fresh if p has none yet. The weak pointer
+// is to p's object, not to p: the runtime keeps a handle per pointer in a
+// list per span, searched linearly, and the atomics at 100,000 offsets of
+// one large buffer (golang.org/x/telemetry's counter file, parsed) made
+// each new handle cost a pass over all the others.
 func (m byAddr[V]) get(p unsafe.Pointer, fresh func() *V) *V {
 	k := uintptr(p)
 	if en, ok := m[k]; ok && en.live(k) {
 		return en.v
 	}
 	v := fresh()
-	en := addrEntry[V]{heap: inHeap(k), v: v}
-	if en.heap {
-		en.obj = weak.Make((*byte)(p))
+	en := addrEntry[V]{v: v}
+	if base, _, _ := findObject(k, 0, 0); base != 0 {
+		en.heap, en.off = true, k-base
+		en.obj = weak.Make((*byte)(unsafe.Add(p, -int(en.off))))
 	}
 	m[k] = en
 	return v

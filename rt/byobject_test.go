@@ -85,6 +85,43 @@ func TestByAddrHoldsHeapObjectsWeakly(t *testing.T) {
 	}
 }
 
+// The addresses of one object (atomics at every offset of a parsed
+// buffer) share the object's weak pointer: a weak pointer per address
+// costs the runtime a linear search per new one (specials of a span), and
+// a test's 100,000 such addresses took minutes. Each address keeps its
+// own value, and none outlives the object.
+func TestByAddrOneWeakPointerPerObject(t *testing.T) {
+	m := byAddr[int]{}
+	buf := make([]uint32, 1<<16)
+	var vals []*int
+	for i := range buf {
+		vals = append(vals, m.get(unsafe.Pointer(&buf[i]), func() *int { return new(int) }))
+	}
+	first := m[uintptr(unsafe.Pointer(&buf[0]))].obj
+	for i := range buf {
+		en := m[uintptr(unsafe.Pointer(&buf[i]))]
+		if en.obj != first {
+			t.Fatalf("offset %d of the buffer has a weak pointer of its own", i*4)
+		}
+		if m.get(unsafe.Pointer(&buf[i]), nil) != vals[i] {
+			t.Fatalf("offset %d: its value was not found again", i*4)
+		}
+	}
+	w := weak.Make(&buf[0])
+	buf = nil
+	for i := 0; i < 20 && w.Value() != nil; i++ {
+		runtime.GC()
+	}
+	if w.Value() != nil {
+		t.Fatal("byAddr kept the buffer alive")
+	}
+	for k := range m {
+		if m.at(k) != nil {
+			t.Fatal("a freed buffer's value is still found at its address")
+		}
+	}
+}
+
 // Values put in a sync.Pool carry their putter's clock to the getter
 // (race detection); a boxed constant (a small integer, a string literal,
 // an empty struct) points outside Go's heap, where weak.Make is fatal
