@@ -962,6 +962,11 @@ func (c *vctx) cancel(err, cause error, clk vc) {
 	c.causeStop(cause)
 	if c.done != nil {
 		close(c.done) // else Done makes it closed
+		// Its waiters are looked at before the children's (their
+		// cancels run below): a select blocked on this Done and a
+		// child's is completed by this one, as Go closes a parent's
+		// Done before its children's (commitCase).
+		eng.touchAsync(chanOf(c.done))
 	}
 	var fs []func()
 	for i := 0; i < c.nextID; i++ {

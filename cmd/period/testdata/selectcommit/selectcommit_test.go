@@ -1,6 +1,7 @@
 package selectcommit
 
 import (
+	"context"
 	"testing"
 	"time"
 )
@@ -71,5 +72,29 @@ func TestFirstInLineGetsTheValue(t *testing.T) {
 	a, b := <-got, <-got
 	if a != "first value" && b != "first value" {
 		t.Fatalf("got %q and %q: the first receiver in line did not get the value", a, b)
+	}
+}
+
+// A context's cancel closes its Done before its children's: a select
+// blocked on both is completed by the parent's (riverqueue's notifier
+// waits on its wait context and on a ping timeout derived from it; taking
+// the ping's case on a cancel pings a mock that has no ping).
+func TestParentDoneBeforeChildDone(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ping, pingCancel := context.WithTimeout(ctx, time.Hour)
+	defer pingCancel()
+	got := make(chan string)
+	go func() {
+		select {
+		case <-ctx.Done():
+			got <- "wait cancelled"
+		case <-ping.Done():
+			got <- "ping due"
+		}
+	}()
+	time.Sleep(10 * time.Millisecond)
+	cancel()
+	if g := <-got; g != "wait cancelled" {
+		t.Fatalf("%s: the child's Done was chosen, but the parent's closed first while the select waited", g)
 	}
 }
