@@ -86,7 +86,11 @@ type gstate struct {
 	plain    bool   // measuring its own allocations (AllocsPerRun): its hooks act as outside control
 	entry    func() // its function, while it waits for its start key point (Stack)
 
-	fired    int        // select case chosen for this goroutine (by the scheduler or a partner)
+	fired    int    // select case chosen for this goroutine (by the scheduler or a partner)
+	caseSite string // the select site, ready count and case of its last choice among ready cases, and how many times in a row (fairCase)
+	caseN    int
+	caseK    int
+	caseRun  int
 	partner  bool       // woken to complete a rendezvous started by the current goroutine
 	commit   int        // blocked in a select: the case (+1) that became ready first (0: none; see commitCase)
 	claimed  uint64     // the seq of its key point at which a goroutine outside control chose to complete its channel operation (partnerBlocked)
@@ -1016,9 +1020,36 @@ func (e *engine) choose(g *gstate, n int) int {
 	if k < 0 || k >= n {
 		k = 0
 	}
+	if e.replay == nil && g.p.op == strategy.OpSelect {
+		k = g.fairCase(n, k)
+	}
 	e.choices = append(e.choices, choiceRec{at: e.log.Len(), n: n, k: k})
 	return k
 }
+
+// fairCase bounds the unfairness of select choices as unfairBound bounds
+// the scheduler's: Go's select takes a ready case uniformly at random, so a
+// case ready at every pass of a loop is taken within a few passes, and a
+// loop that serves a busy channel beside a quit case ends. A strategy that
+// always takes the same case (DFS's first) would starve the other forever.
+// After caseUnfair times in a row at the same select with as many ready
+// cases, the next case is taken; the record keeps the case taken, so a
+// replay follows it.
+func (g *gstate) fairCase(n, k int) int {
+	if g.caseSite != g.p.site || g.caseN != n || g.caseK != k {
+		g.caseSite, g.caseN, g.caseK, g.caseRun = g.p.site, n, k, 0
+	}
+	g.caseRun++
+	if g.caseRun > caseUnfair {
+		k = (k + 1) % n
+		g.caseK, g.caseRun = k, 1
+	}
+	return k
+}
+
+// caseUnfair: Go takes one of two ready cases 32 times in a row once in
+// four billion.
+const caseUnfair = 32
 
 // unfairBound is how many decisions an enabled goroutine may be passed over
 // before the engine runs it whatever the strategy picked (CHESS's fair

@@ -952,6 +952,32 @@ func TestBlockedSelectTakesTheFirstReadyCase(t *testing.T) {
 	}
 }
 
+// Every ready case of a select is taken within a few passes of a loop, as
+// Go's random choice takes it, under the strategies whose choices are
+// systematic (the first case, until a later schedule tries another): one
+// ready case was never taken in 200 passes (a false fail), and a server
+// loop fed work at every pass never saw its quit case (cut after ten
+// million steps). Both fail on the code before.
+func TestSelectTakesEveryReadyCase(t *testing.T) {
+	for _, st := range []string{"dfs", "ipb", "pedal"} {
+		t.Run(st, func(t *testing.T) {
+			if testing.Short() {
+				t.Skip("builds and explores a program")
+			}
+			dir, _ := filepath.Abs("testdata/selectfair")
+			code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "5", "-strategy", st, "-o", t.TempDir(), dir)
+			if code != 0 || len(sums) != 2 {
+				t.Fatalf("exit %d with %d tests, want 0 and 2: %s", code, len(sums), stderr)
+			}
+			for name, s := range sums {
+				if len(s.Bugs) != 0 || s.Cut != 0 {
+					t.Errorf("%s: %d bugs, %d schedules cut, want none: %+v", name, len(s.Bugs), s.Cut, s.Bugs)
+				}
+			}
+		})
+	}
+}
+
 // A test that returns while a proxy's goroutines still wait for real, and
 // some of them end after it, gets its leak reported within seconds, not an
 // abandoned schedule after a minute (go-socks5's TestSOCKS5_Connect).

@@ -1,0 +1,3 @@
+module example.com/selectfair
+
+go 1.26
