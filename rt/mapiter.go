@@ -19,21 +19,54 @@ import (
 //
 //	for it, k, v := rt.MapRange(m); it.Next(); { k, v = it.Key(), it.Value(); ... }
 //
-// The order depends only on the keys' values, except for pointers, channels
-// and interface values holding them, which are ordered by address: the one
-// part of the order that can differ from one process to another.
+// The keys are sorted, then shuffled with the run's random source (the one
+// math/rand draws from under control): the same schedule gives the same
+// orders, and two ranges over one map differ as they do under go test (k8s
+// apimachinery's CBOR test encodes a map 200 times and wants more than one
+// byte sequence). The sorted order depends only on the keys' values, except
+// for pointers, channels and interface values holding them, which are
+// ordered by address: the one part of the order that can differ from one
+// process to another.
 
-// MapKeys returns the keys of m in a deterministic order: the natural order
-// for integers, floats and strings (and types defined on them); for other
-// keys a total order computed on their values (see compareValues). NaN keys,
-// each a distinct entry, come after every other float and are all returned.
+// MapKeys returns the keys of m in an order the run's random source decides
+// (shuffleKeys) from a deterministic one: the natural order for integers,
+// floats and strings (and types defined on them); for other keys a total
+// order computed on their values (see compareValues). NaN keys, each a
+// distinct entry, are all returned.
 func MapKeys[M ~map[K]V, K comparable, V any](m M) []K {
+	keys := sortedKeys(m)
+	shuffleKeys(keys)
+	return keys
+}
+
+// sortedKeys returns the keys of m in MapKeys' deterministic order, before
+// the shuffle.
+func sortedKeys[M ~map[K]V, K comparable, V any](m M) []K {
 	keys := make([]K, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	sortKeys(keys)
 	return keys
+}
+
+// shuffleKeys permutes keys with a draw from the run's random source, or,
+// outside control, from the process's.
+func shuffleKeys[K any](keys []K) {
+	if len(keys) < 2 {
+		return
+	}
+	x := randSource().Uint64()
+	for i := len(keys) - 1; i > 0; i-- {
+		// splitmix64: one draw from the source seeds the whole permutation.
+		x += 0x9e3779b97f4a7c15
+		z := x
+		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+		z = (z ^ z>>27) * 0x94d049bb133111eb
+		z ^= z >> 31
+		j := int(z % uint64(i+1))
+		keys[i], keys[j] = keys[j], keys[i]
+	}
 }
 
 // sortKeys sorts keys in place: ordered kinds are sorted as the basic type
