@@ -750,6 +750,15 @@ func (e *engine) decide(from *gstate) {
 			if e.unseenReady() || e.settleOutside() && e.unseenReady() {
 				continue
 			}
+			if wait := outsideTimerWait(); wait > 0 && !e.rootDone {
+				// A real timer that code outside control armed is due
+				// soon, and what it runs may wake a controlled goroutine
+				// (outsidetimers.go).
+				e.cur = nil
+				e.goIdle()
+				e.decideAfter(wait)
+				return
+			}
 			e.allBlocked()
 			return
 		}

@@ -538,6 +538,7 @@ func (e *engine) resetRun(idx int) {
 	e.transit, e.detached, e.seq, e.steps, e.forced, e.lastEffect, e.pollYields = 0, 0, 0, 0, 0, 0, 0
 	e.plainAccesses, e.plainAtPoll, e.loopWork = 0, 0, 0
 	e.soloPlain.Store(0)
+	resetOutsideTimers()
 	e.soloGoid.Store(0)
 	e.soloSeen = 0
 	e.free, e.freeOver, e.leaving = false, false, false

@@ -513,7 +513,9 @@ func NewTimer(site string, d time.Duration) *time.Timer {
 func AfterFunc(site string, d time.Duration, f func()) *time.Timer {
 	vt, ok := newTimer(d, 0, nil, f)
 	if !ok {
-		return time.AfterFunc(d, f)
+		t := time.AfterFunc(d, f)
+		armedOutside(t, time.Now().Add(d))
+		return t
 	}
 	eng.mu.Lock()
 	t := eng.clock.byT.make(vt)
@@ -668,6 +670,7 @@ func TimerStop(site string, t *time.Timer) bool {
 		if ch := madeChan(t.C, reflect.ValueOf(t), "initTimer"); ch != nil {
 			return stopMade(ch)
 		}
+		stoppedOutside(t)
 		return t.Stop()
 	}
 	e.leaveFree(e.callerG()) // the timer channel changes without a key point
@@ -692,6 +695,9 @@ func TimerReset(site string, t *time.Timer, d time.Duration) bool {
 	}
 	if vt == nil || !e.active.Load() {
 		e.mu.Unlock()
+		if t.C == nil { // a real AfterFunc's: its function runs again at d
+			armedOutside(t, time.Now().Add(d))
+		}
 		return t.Reset(d)
 	}
 	e.leaveFree(e.callerG()) // the timer channel changes without a key point
@@ -1095,7 +1101,7 @@ func WithDeadlineCause(parent context.Context, d time.Time, cause error) (contex
 	e := eng
 	g, md := e.enter()
 	if md != modeControl {
-		return context.WithDeadlineCause(parent, d, cause)
+		return outsideDeadline(parent, d, cause)
 	}
 	c := newVctx(parent)
 	c.deadline, c.cause = d, cause
