@@ -1,8 +1,8 @@
 // Package maporder reports the order in which the standard library's map
 // iterators and sync.Map.Range give keys. Go randomizes it in every
 // process, so these tests fail under go test with another message each
-// time; Period gives one order (MapKeys': sorted, for integers), so that a
-// schedule takes the same path in every process.
+// time; Period gives the order its seed decides, the same in every
+// process, so that a schedule takes the same path.
 package maporder
 
 import (
