@@ -371,6 +371,12 @@ func (r *rewriter) builtin(c *ast.CallExpr) *ast.CallExpr {
 			return r.hook(pos, "Close", r.site(pos), r.expr(c.Args[0]))
 		}
 		r.note(pos, "close of a value of type parameter type with no core type is not controlled")
+	case "len", "cap":
+		if r.timerChan(c.Args[0]) {
+			// Go 1.23's timer channels are synchronous: len and cap are 0,
+			// where Period's virtual timer feeds a one-slot buffer.
+			return r.hook(pos, "TimerChan"+strings.ToUpper(name[:1])+name[1:], r.expr(c.Args[0]))
+		}
 	case "delete", "clear":
 		if _, ok := under(r.info.TypeOf(c.Args[0])).(*types.Map); ok {
 			c.Args[0] = r.hook(pos, "MapW", r.site(pos), r.expr(c.Args[0]))
@@ -1167,4 +1173,19 @@ func isUnsafePointer(t types.Type) bool {
 func holdsChan(t types.Type) bool {
 	_, ok := under(deref(t)).(*types.Chan)
 	return ok
+}
+
+// timerChan reports whether x is the C field of a time.Timer or
+// time.Ticker (also promoted through an embedding struct).
+func (r *rewriter) timerChan(x ast.Expr) bool {
+	sel, ok := ast.Unparen(x).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	s := r.info.Selections[sel]
+	if s == nil || s.Kind() != types.FieldVal {
+		return false
+	}
+	v, ok := s.Obj().(*types.Var)
+	return ok && v.IsField() && v.Name() == "C" && v.Pkg() != nil && v.Pkg().Path() == "time"
 }

@@ -563,6 +563,25 @@ func (e *engine) stopVirtual(vt *vtimer) bool {
 	return was
 }
 
+// TimerChanLen is len(t.C) for a time.Timer or time.Ticker t: 0 with Go
+// 1.23's synchronous timer channels, whose len and cap the runtime reports
+// as 0 (a virtual timer feeds a one-slot buffer); the values waiting
+// otherwise.
+func TimerChanLen(c <-chan time.Time) int {
+	if syncTimerChans {
+		return 0
+	}
+	return len(c)
+}
+
+// TimerChanCap is cap(t.C), as TimerChanLen is len(t.C).
+func TimerChanCap(c <-chan time.Time) int {
+	if syncTimerChans {
+		return 0
+	}
+	return cap(c)
+}
+
 // syncTimerChans: the program's timer channels are synchronous (Go 1.23
 // semantics, which the main module's go line and GODEBUG decide for the
 // binary): they have no buffer then.

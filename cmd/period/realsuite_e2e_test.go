@@ -978,6 +978,13 @@ func TestSelectTakesEveryReadyCase(t *testing.T) {
 	}
 }
 
+// A timer's channel reports len and cap 0, as Go 1.23's synchronous timer
+// channels do, though a virtual timer feeds a one-slot buffer (cap 1 and
+// len 1 after expiry on the code before).
+func TestTimerChannelsLookSynchronous(t *testing.T) {
+	checkLangProgram(t, "testdata/timerchan", 2, nil, "-budget", "3")
+}
+
 // A test that returns while a proxy's goroutines still wait for real, and
 // some of them end after it, gets its leak reported within seconds, not an
 // abandoned schedule after a minute (go-socks5's TestSOCKS5_Connect).

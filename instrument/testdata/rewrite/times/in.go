@@ -85,3 +85,10 @@ type Clocks struct {
 func RealClocks() Clocks {
 	return Clocks{after: time.After, sleep: time.Sleep, later: time.AfterFunc}
 }
+
+// len and cap of a timer's channel: 0 under Go 1.23's synchronous timer
+// channels, whatever the virtual timer buffers.
+func TimerChanLen(t *time.Timer, tk *time.Ticker) int {
+	c := make(chan time.Time, 1)
+	return len(t.C) + cap(tk.C) + len(c)
+}

@@ -1,0 +1,3 @@
+module example.com/timerchan
+
+go 1.26
