@@ -985,6 +985,21 @@ func TestTimerChannelsLookSynchronous(t *testing.T) {
 	checkLangProgram(t, "testdata/timerchan", 2, nil, "-budget", "3")
 }
 
+// The standard library's concurrency primitives used as suites use them
+// (pipelines, worker pools, Cond, Once, Pool, contexts, tickers, timers,
+// Goexit, nil channels, the subtests of a parallel group...): 35 tests that
+// pass under go test -race get no verdict under any strategy. Written
+// against Go's documented guarantees, not against Period; the first run
+// found the select that always took its first case (dfs, ipb, idb, pedal)
+// and timer channels with a buffer.
+func TestStandardIdiomsGetNoVerdict(t *testing.T) {
+	for _, st := range []string{"period", "random", "pct", "ppct", "dfs", "ipb", "idb", "pedal", "vb", "pctvb"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/idioms", 35, nil, "-budget", "5", "-strategy", st)
+		})
+	}
+}
+
 // A test that returns while a proxy's goroutines still wait for real, and
 // some of them end after it, gets its leak reported within seconds, not an
 // abandoned schedule after a minute (go-socks5's TestSOCKS5_Connect).

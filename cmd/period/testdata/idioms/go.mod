@@ -1,0 +1,3 @@
+module example.com/idioms
+
+go 1.26
