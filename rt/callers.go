@@ -220,11 +220,13 @@ func goStackView(b string, creators, entries, states map[string]string) (string,
 				out[0] = waitingState(out[0], "runnable")
 				out = append(out, entry)
 			}
-			if len(out) == 1 && ownFrames {
+			if ownFrames && onlyRuntime(out[1:]) {
 				// Only Period's code runs in it: a timer of the engine
 				// (time.AfterFunc's goroutine is created by time.goFunc).
 				// Kept, it would be a goroutine without frames, which no
-				// dump of go test has (goleak's parser panics on it).
+				// dump of go test has (goleak's parser panics on it), or
+				// with the runtime's alone (an engine's decision that
+				// reads its own id through runtime.Stack).
 				return "", false
 			}
 			if !isPeriodFrame(fn) {
@@ -358,4 +360,15 @@ func fitStack(stack func([]byte) int) []byte {
 		}
 		buf = make([]byte, 2*len(buf))
 	}
+}
+
+// onlyRuntime reports whether a goroutine block's kept lines (function and
+// file lines) name the runtime's functions only.
+func onlyRuntime(lines []string) bool {
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "\t") && !strings.HasPrefix(l, "runtime.") && !strings.HasPrefix(l, "runtime/") {
+			return false
+		}
+	}
+	return true
 }

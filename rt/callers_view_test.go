@@ -28,6 +28,18 @@ func TestStackViewDropsEngineTimers(t *testing.T) {
 	if v, ok := goStackView(engineTimer, nil, nil, nil); ok {
 		t.Errorf("engine timer kept:\n%s", v)
 	}
+	// The same caught while its decision reads its own id through
+	// runtime.Stack: the runtime's frame alone is left, and the goroutine
+	// is still Period's (TestGoroutineListingSeesNoPeriodGoroutine saw
+	// it now and then).
+	readingID := "goroutine 56 [semacquire]:\n" +
+		"runtime.Stack({0x3e19007fa000, 0x10000, 0x10000}, 0x1)\n\t/usr/local/go/src/runtime/mprof.go:1704 +0x5d\n" +
+		"github.com/period-dev/period/rt.goidSlow()\n\t/src/rt/goid.go:22 +0x2b\n" +
+		"github.com/period-dev/period/rt.(*engine).decideAfter.func1()\n\t/src/rt/engine.go:1870 +0x2b\n" +
+		"created by time.goFunc\n\t/usr/local/go/src/time/sleep.go:215 +0x2d"
+	if v, ok := goStackView(readingID, nil, nil, nil); ok {
+		t.Errorf("engine timer reading its id kept:\n%s", v)
+	}
 	userTimer := "goroutine 1348 [chan receive]:\n" +
 		"example.com/p.f.func1()\n\t/src/p/p.go:10 +0x2b\n" +
 		"created by time.goFunc\n\t/usr/local/go/src/time/sleep.go:215 +0x2d"
