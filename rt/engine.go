@@ -1056,8 +1056,8 @@ func (g *gstate) fairCase(n, k int) int {
 	return k
 }
 
-// caseUnfair: Go takes one of two ready cases 32 times in a row once in
-// four billion.
+// caseUnfair: Go takes the same one of two ready cases 32 more times in a
+// row once in about four billion.
 const caseUnfair = 32
 
 // unfairBound is how many decisions an enabled goroutine may be passed over
