@@ -346,14 +346,19 @@ type engine struct {
 	// chosen (pollWork).
 	loopWork    int
 	plainAtPoll int
-	runDone     chan struct{}
-	exited      *sync.WaitGroup // real goroutines of the run, for teardown (a new one each run: one left blocked for real must not hold up the next runs' teardowns)
-	bugs        []bug
-	replayBug   func(bug) // a replay's bug, written as found: the process may not live to its summary
-	runGen      uint64    // counts runs in this process (runIdx restarts with every test)
-	exitArmed   uint64    // runGen of the run whose process exitIfStuck ends if it stays stuck
-	traceTo     *os.File  // crash recovery: every step goes to disk as it happens
-	failed      func() bool
+	// timerWaitStep and timerWaitFrom: the step at which the run began
+	// waiting for real timers armed outside control, and when
+	// (outsideTimerWait).
+	timerWaitStep int
+	timerWaitFrom time.Time
+	runDone       chan struct{}
+	exited        *sync.WaitGroup // real goroutines of the run, for teardown (a new one each run: one left blocked for real must not hold up the next runs' teardowns)
+	bugs          []bug
+	replayBug     func(bug) // a replay's bug, written as found: the process may not live to its summary
+	runGen        uint64    // counts runs in this process (runIdx restarts with every test)
+	exitArmed     uint64    // runGen of the run whose process exitIfStuck ends if it stays stuck
+	traceTo       *os.File  // crash recovery: every step goes to disk as it happens
+	failed        func() bool
 
 	models modelState
 	clock  vclock
@@ -750,10 +755,15 @@ func (e *engine) decide(from *gstate) {
 			if e.unseenReady() || e.settleOutside() && e.unseenReady() {
 				continue
 			}
-			if wait := outsideTimerWait(); wait > 0 && !e.rootDone {
+			if e.timerWaitStep != e.steps || e.timerWaitFrom.IsZero() {
+				e.timerWaitStep, e.timerWaitFrom = e.steps, time.Now()
+			}
+			if wait := outsideTimerWait(); wait > 0 && !e.rootDone && time.Since(e.timerWaitFrom) < outsideTimerHorizon {
 				// A real timer that code outside control armed is due
 				// soon, and what it runs may wake a controlled goroutine
-				// (outsidetimers.go).
+				// (outsidetimers.go). At most outsideTimerHorizon without
+				// a step: a timer re-armed for ever (a keep-alive) does
+				// not hold a deadlock back for ever.
 				e.cur = nil
 				e.goIdle()
 				e.decideAfter(wait)

@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -24,5 +25,29 @@ func TestOutsideRealTimerIsWaitedFor(t *testing.T) {
 	}
 	if got != 7 {
 		t.Errorf("received %d, want the timer function's 7", got)
+	}
+}
+
+// A real timer that code outside control re-arms for ever (a keep-alive)
+// does not hold a deadlock back for ever: after outsideTimerHorizon
+// without a step, the blocked run is one.
+func TestOutsideTimerReArmedStillDeadlocks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits outsideTimerHorizon")
+	}
+	var stop atomic.Bool
+	defer stop.Store(true)
+	ch := make(chan int)
+	runControlled(&stay{}, func() {
+		go func() { // outside control
+			for !stop.Load() {
+				AfterFunc("keepalive", 50*time.Millisecond, func() {})
+				time.Sleep(20 * time.Millisecond)
+			}
+		}()
+		Recv("wait", ch) // nobody sends
+	})
+	if len(eng.bugs) != 1 || eng.bugs[0].kind != "deadlock" {
+		t.Fatalf("bugs %+v, want the deadlock", eng.bugs)
 	}
 }
