@@ -85,26 +85,6 @@ func TestNilChannelCaseNeverChosen(t *testing.T) {
 	}
 }
 
-func TestSelectChoosesBothReadyCases(t *testing.T) {
-	a, b := make(chan int, 1), make(chan int, 1)
-	seen := map[string]int{}
-	for i := 0; i < 200; i++ {
-		a <- 1
-		b <- 1
-		select {
-		case <-a:
-			seen["a"]++
-			<-b
-		case <-b:
-			seen["b"]++
-			<-a
-		}
-	}
-	if seen["a"] == 0 || seen["b"] == 0 {
-		t.Fatalf("select is not random: %v", seen)
-	}
-}
-
 func TestSendOnClosedPanicsRecovered(t *testing.T) {
 	c := make(chan int)
 	close(c)
