@@ -916,8 +916,8 @@ func plainReady(e *engine, cases []Case) int {
 // chosen by another goroutine outside control (Go hands a blocked receiver
 // one value: a second handler's send takes its default).
 func (e *engine) partnerBlocked(cases []Case) bool {
-	if !chanLayoutOK || !e.active.Load() {
-		return false
+	if !chanLayoutOK || !e.active.Load() || !anyUnbuffered(cases) {
+		return false // a poller outside control need not take the engine's lock
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -963,6 +963,17 @@ func (e *engine) partnerBlocked(cases []Case) bool {
 				continue
 			}
 			o.claimed = o.seq
+			return true
+		}
+	}
+	return false
+}
+
+// anyUnbuffered tells whether one of cases is on an open unbuffered
+// channel, the only kind partnerBlocked looks at.
+func anyUnbuffered(cases []Case) bool {
+	for _, c := range cases {
+		if h := c.ch; h != nil && h.dataqsiz == 0 && h.closed == 0 {
 			return true
 		}
 	}

@@ -24,22 +24,34 @@ import (
 const outsideTimerHorizon = 10 * time.Second
 
 var outsideTimers = struct {
-	mu  sync.Mutex
-	due map[any]time.Time // by *time.Timer, or by the context of a deadline
-}{due: map[any]time.Time{}}
+	mu      sync.Mutex
+	due     map[any]time.Time // by *time.Timer, or by the context of a deadline
+	pruneAt int               // the size at which armedOutside drops the passed ones
+}{due: map[any]time.Time{}, pruneAt: minPruneAt}
+
+const minPruneAt = 1024
 
 // armedOutside records a real timer (or a context's deadline) set by code
-// outside control, due at when.
+// outside control, due at when. One due past outsideTimerHorizon is not
+// recorded (outsideTimerWait would not wait for it; a server's 30-second
+// request timeouts would fill the map); its Reset nearer records it.
 func armedOutside(key any, when time.Time) {
 	if !eng.active.Load() {
 		return
 	}
+	now := time.Now()
 	outsideTimers.mu.Lock()
-	if len(outsideTimers.due) >= 1024 {
-		pruneOutsideTimers(time.Now())
+	defer outsideTimers.mu.Unlock()
+	if when.Sub(now) > outsideTimerHorizon {
+		delete(outsideTimers.due, key) // reset farther
+		return
+	}
+	if len(outsideTimers.due) >= outsideTimers.pruneAt {
+		// Amortized: the map is scanned once each time it doubles.
+		pruneOutsideTimers(now)
+		outsideTimers.pruneAt = max(minPruneAt, 2*len(outsideTimers.due))
 	}
 	outsideTimers.due[key] = when
-	outsideTimers.mu.Unlock()
 }
 
 // stoppedOutside forgets a real timer stopped, or a context cancelled.
