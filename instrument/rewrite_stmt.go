@@ -1034,7 +1034,7 @@ func chanParam(t types.Type) bool {
 // statement keeps the hook (rt.ReadMemStats).
 func (r *rewriter) readMemStats(s *ast.ExprStmt) ast.Stmt {
 	c, ok := ast.Unparen(s.X).(*ast.CallExpr)
-	if !ok || len(c.Args) != 1 || c.Ellipsis.IsValid() {
+	if !ok || len(c.Args) != 1 || c.Ellipsis.IsValid() || r.simple > 0 { // no blocks in an if/for/switch header
 		return nil
 	}
 	f, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)

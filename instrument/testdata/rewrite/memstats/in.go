@@ -12,6 +12,9 @@ func Heap() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	runtime.ReadMemStats(fresh())
+	if runtime.ReadMemStats(&ms); ms.NumGC > 0 { // a header: the hook
+		return 0
+	}
 	return ms.HeapAlloc
 }
 
