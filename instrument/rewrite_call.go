@@ -412,6 +412,64 @@ func atomicHook(name string) string {
 	return "Atomic"
 }
 
+// hookAfterArgs gives an atomic or sync.Map operation its key point after
+// its arguments, when one of c.Args[from:] runs code or key points of its
+// own: a hook on the receiver or on the pointer argument runs first (Go
+// evaluates calls left to right), so `v.Store(build())` would publish the
+// value before build's writes to it, and a goroutine that loads it would
+// race with them (franz-go's copy-on-write topic maps, a false race). The
+// last such argument a becomes rt.<hook>After[T](site, ptr, a), T the
+// parameter's type where an untyped operand needs it; ptr is evaluated
+// twice, so only a pointer expression that calls nothing qualifies. It
+// reports whether it did so; the arguments are rewritten already.
+func (r *rewriter) hookAfterArgs(c *ast.CallExpr, from int, hook string, pos token.Pos, ptr ast.Expr, params *types.Tuple) bool {
+	if r.tupleArg(c) > 0 || c.Ellipsis.IsValid() || r.callsCode(ptr) {
+		return false
+	}
+	k := -1
+	for i := from; i < len(c.Args); i++ {
+		if r.callsCode(c.Args[i]) {
+			k = i
+		}
+	}
+	if k < 0 || k >= params.Len() {
+		return false
+	}
+	call := r.hook(c.Args[k].Pos(), hook+"After", r.site(pos), ptr, c.Args[k])
+	switch t := types.Unalias(params.At(k).Type()).(type) {
+	case *types.Basic:
+		if t.Kind() != types.UnsafePointer {
+			call.Fun = &ast.IndexExpr{X: call.Fun, Lbrack: pos, Index: r.typeExpr(t, pos), Rbrack: pos}
+		}
+	case *types.Interface:
+		if t.Empty() {
+			call.Fun = &ast.IndexExpr{X: call.Fun, Lbrack: pos, Index: r.typeExpr(t, pos), Rbrack: pos}
+		}
+	}
+	c.Args[k] = call
+	return true
+}
+
+// callsCode reports whether evaluating e (rewritten) calls a function, a
+// hook included, or receives: anything but conversions and builtins.
+func (r *rewriter) callsCode(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if tv, ok := r.info.Types[n.Fun]; !ok || !tv.IsType() && !tv.IsBuiltin() {
+				found = true
+			}
+		case *ast.UnaryExpr:
+			found = found || n.Op == token.ARROW
+		}
+		return !found
+	})
+	return found
+}
+
 // casDone passes the result of a CompareAndSwap call c (already hooked
 // with AtomicCAS) to rt.CASDone, which tells a swap that succeeded from
 // one that only looked; other calls are returned as they are.
@@ -465,7 +523,9 @@ func (r *rewriter) specialFunc(c *ast.CallExpr, fun ast.Expr, fn *types.Func) *a
 	pos := c.Pos()
 	if path == "sync/atomic" && len(c.Args) > 0 && r.tupleArg(c) == 0 {
 		r.args(c)
-		c.Args[0] = r.hook(c.Args[0].Pos(), atomicHook(fn.Name()), r.site(pos), c.Args[0])
+		if !r.hookAfterArgs(c, 1, atomicHook(fn.Name()), pos, c.Args[0], fn.Type().(*types.Signature).Params()) {
+			c.Args[0] = r.hook(c.Args[0].Pos(), atomicHook(fn.Name()), r.site(pos), c.Args[0])
+		}
 		return r.casDone(c, atomicHook(fn.Name()))
 	}
 	if (path == "math/rand" || path == "math/rand/v2") && r.tupleArg(c) == 0 {
@@ -785,6 +845,11 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 	}
 	r.args(c)
 	if wrap != "" {
+		if r.hookAfterArgs(c, 0, wrap, pos, recv, fn.Type().(*types.Signature).Params()) {
+			// (&v).Store(rt.AtomicStoreAfter[any](site, &v, f()))
+			f.X = paren(recv)
+			return r.casDone(c, wrap)
+		}
 		// rt.Atomic(site, &v).Load(), rt.SyncMap(site, &m).Load(k)
 		f.X = r.hook(f.X.Pos(), wrap, r.site(pos), recv)
 		return r.casDone(c, wrap)

@@ -346,6 +346,7 @@ type engine struct {
 	// chosen (pollWork).
 	loopWork    int
 	plainAtPoll int
+	workAt      int // workDone when workDrift last moved the clock
 	// timerWaitStep and timerWaitFrom: the step at which the run began
 	// waiting for real timers armed outside control, and when
 	// (outsideTimerWait).
@@ -787,6 +788,7 @@ func (e *engine) decide(from *gstate) {
 		}
 		if !e.bubble {
 			e.drift += stepDrift
+			e.workDrift()
 		}
 		if e.rootDone && e.steps-e.burstFrom > max(afterRootSteps, e.rootSteps) && e.detached == 0 {
 			e.leftRunning()

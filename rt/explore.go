@@ -536,7 +536,7 @@ func (e *engine) resetRun(idx int) {
 	e.testStepAt, e.undetaches = 0, 0
 	e.silentSig, e.silentFrom, e.silentJumps = 0, time.Time{}, 0
 	e.transit, e.detached, e.seq, e.steps, e.forced, e.lastEffect, e.pollYields = 0, 0, 0, 0, 0, 0, 0
-	e.plainAccesses, e.plainAtPoll, e.loopWork = 0, 0, 0
+	e.plainAccesses, e.plainAtPoll, e.loopWork, e.workAt = 0, 0, 0, 0
 	e.timerWaitStep, e.timerWaitFrom = 0, time.Time{}
 	e.soloPlain.Store(0)
 	resetOutsideTimers()

@@ -1083,6 +1083,13 @@ func SyncMap(site string, m *sync.Map) *sync.Map {
 	return m
 }
 
+// SyncMapAfter is SyncMap's key point in the call's last argument that
+// runs code, a, after its evaluation (m.Store(k, build())); it returns a.
+func SyncMapAfter[A any](site string, m *sync.Map, a A) A {
+	SyncMap(site, m)
+	return a
+}
+
 // SyncMapRange is m.Range(f). Its key point comes first, as for the other
 // methods of sync.Map; and each call of f acquires m again, with no key
 // point: f's own key points let other goroutines store into m while the

@@ -359,6 +359,12 @@ func testPackages(ctx context.Context, patterns []string, prep instrument.Prepar
 	stop := heartbeat(p, "", "loading and instrumenting "+strings.Join(patterns, " "))
 	pkgs, err := instrument.Prepare(prep)
 	stop()
+	if err != nil && ctx.Err() != nil {
+		// The signal stopped the go command too: what it left unloaded
+		// is no finding about the packages ("matched no packages").
+		fmt.Fprintf(stderr, "period: interrupted while loading and instrumenting %s (after %s)\n", strings.Join(patterns, " "), time.Since(start).Round(time.Second))
+		return exitError
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "period: %v\n", err)
 		return exitError

@@ -995,7 +995,7 @@ func TestTimerChannelsLookSynchronous(t *testing.T) {
 func TestStandardIdiomsGetNoVerdict(t *testing.T) {
 	for _, st := range []string{"period", "random", "pct", "ppct", "dfs", "ipb", "idb", "pedal", "vb", "pctvb"} {
 		t.Run(st, func(t *testing.T) {
-			checkLangProgram(t, "testdata/idioms", 48, nil, "-budget", "5", "-strategy", st)
+			checkLangProgram(t, "testdata/idioms", 49, nil, "-budget", "5", "-strategy", st)
 		})
 	}
 }

@@ -207,3 +207,57 @@ func TestContextValuePropagates(t *testing.T) {
 		t.Fatal(v)
 	}
 }
+
+// withTopic returns a copy of the published map with one more key (a
+// copy-on-write update: the copy is private until it is stored).
+func withTopic(v *atomic.Value, topic string) map[string]int {
+	cur, _ := v.Load().(map[string]int)
+	next := make(map[string]int, len(cur)+1)
+	for k, n := range cur {
+		next[k] = n
+	}
+	next[topic] = len(next)
+	return next
+}
+
+func count(m map[string]int) int {
+	n := 0
+	for range m {
+		n++
+	}
+	return n
+}
+
+// A value built by a call inside Store's argument is published by the
+// Store: a reader that loads it sees every write made while building it
+// (no race), whatever the schedule.
+func TestCopyOnWritePublishedByStore(t *testing.T) {
+	var v atomic.Value
+	var m sync.Map
+	v.Store(map[string]int{})
+	done := make(chan struct{})
+	seen := make(chan int)
+	go func() {
+		most := 0
+		for {
+			select {
+			case <-done:
+				seen <- most
+				return
+			default:
+			}
+			most = max(most, count(v.Load().(map[string]int)))
+			if x, ok := m.Load("k"); ok {
+				most = max(most, count(x.(map[string]int)))
+			}
+		}
+	}()
+	for i := range 5 {
+		v.Store(withTopic(&v, fmt.Sprint("t", i)))
+		m.Store("k", withTopic(&v, "more"))
+	}
+	close(done)
+	if most := <-seen; most > 6 {
+		t.Fatalf("reader saw %d topics, at most 6 were published", most)
+	}
+}

@@ -1,6 +1,7 @@
 package atomics
 
 import (
+	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -35,4 +36,22 @@ func Atomics(s *stats) int64 {
 	defer atomic.CompareAndSwapInt32(&s.old, 2, 3)
 	go s.n.CompareAndSwap(1, 2)
 	return s.n.Load() + atomic.LoadInt64(&hits) + local.n.Load()
+}
+
+func build(n int) map[string]int { return map[string]int{"n": n} }
+
+// Arguments that run code come before the key point: the value is built,
+// then published.
+func Published(s *stats, m *sync.Map, ch chan int64) {
+	s.v.Store(build(1))
+	s.n.Add(<-ch)
+	atomic.AddInt64(&hits, int64(len(build(2))))
+	atomic.CompareAndSwapInt32(&s.old, 2, int32(len(build(3))))
+	s.n.CompareAndSwap(<-ch, 1)
+	s.p.Store(new(int))
+	x := 2
+	s.p.Store(&x)
+	m.Store("k", build(4))
+	s.ok.Store(len(build(5)) > 0)
+	s.n.Add(1 << len(build(6)))
 }
