@@ -1000,6 +1000,20 @@ func TestStandardIdiomsGetNoVerdict(t *testing.T) {
 	}
 }
 
+// A second batch, with the network (httptest, TCP, net.Pipe, io.Pipe),
+// subprocesses, signals, copy-on-write publication, a Treiber stack, a
+// debouncer and self-rearming timers: 48 more tests passing go test -race
+// -count=10 and -cpu 1,2,4. Its first run found the iterative searches'
+// work items copying their whole prefix (ipb, idb and pedal timed out on
+// TestAtomicVsMutexCounter, pedal at 12 GB).
+func TestMoreIdiomsGetNoVerdict(t *testing.T) {
+	for _, st := range []string{"period", "random", "pct", "ppct", "dfs", "ipb", "idb", "pedal", "vb", "pctvb"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/idioms2", 48, nil, "-budget", "5", "-strategy", st)
+		})
+	}
+}
+
 // A test that returns while a proxy's goroutines still wait for real, and
 // some of them end after it, gets its leak reported within seconds, not an
 // abandoned schedule after a minute (go-socks5's TestSOCKS5_Connect).

@@ -1,0 +1,3 @@
+module example.com/idioms2
+
+go 1.26
