@@ -203,7 +203,7 @@ func replayOne(t *testing.T, tt Test, cfg Config, tr *trace.Trace, restores []fu
 		sum.Diverged = fmt.Sprintf("the run ended after %d of %d recorded entries", rep.pos, len(tr.Entries))
 	}
 	for _, b := range e.bugs {
-		sum.Bugs = append(sum.Bugs, BugReport{Kind: b.kind, Schedule: tr.Schedule, Message: b.message, Location: b.location, Created: b.created, CreatedBy: b.createdBy})
+		sum.Bugs = append(sum.Bugs, BugReport{Kind: b.kind, Schedule: tr.Schedule, Message: b.message, Location: b.location, Created: b.created, CreatedBy: b.createdBy, FailFirst: b.failFirst})
 	}
 	sum.Elapsed = time.Since(start).Seconds()
 	e.replay = nil

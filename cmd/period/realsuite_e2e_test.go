@@ -684,6 +684,12 @@ func TestFailureMessageKeepsItsContinuationLines(t *testing.T) {
 	s = sums["TestLogThenFail"]
 	if len(s.Bugs) != 1 || s.Bugs[0].Location != "failmsg_test.go:25" || !strings.Contains(s.Bugs[0].Message, "counted 1") {
 		t.Errorf("TestLogThenFail: want one fail at failmsg_test.go:25 whose message has the log line too, got %+v", s.Bugs)
+	} else if s.Bugs[0].Minimized == "" {
+		// The shrunk schedule's replay in a fresh process must locate the
+		// fail at the t.Errorf too (its report lacked the first failure's
+		// line, so it was located at the t.Logf and the shrunk schedule
+		// was thrown away as "not the same bug").
+		t.Errorf("TestLogThenFail: the fail was not minimised: %+v", s.Bugs[0])
 	}
 	// The same through an assertion package's own TestingT interface.
 	s = sums["TestLogThenAssert"]
