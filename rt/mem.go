@@ -413,14 +413,12 @@ func CASDone(swapped bool) bool {
 // AtomicStore is the key point before a sync/atomic Store on p; it returns p.
 func AtomicStore[P any](site string, p P) P { return atomicOp(site, p, atomicStore) }
 
-// AtomicAfter, AtomicLoadAfter, AtomicStoreAfter and AtomicCASAfter are
-// the key points of Atomic, AtomicLoad, AtomicStore and AtomicCAS placed
-// in the operation's last argument that runs code, a, so that they come
-// after its evaluation, as the operation itself does (v.Store(build()));
-// they return a.
+// AtomicAfter, AtomicStoreAfter and AtomicCASAfter are the key points of
+// Atomic, AtomicStore and AtomicCAS placed in the operation's last argument
+// that runs code, a, so that they come after its evaluation, as the
+// operation itself does (v.Store(build())); they return a. A load has no
+// argument besides its pointer: AtomicLoad needs no such form.
 func AtomicAfter[A, P any](site string, p P, a A) A { atomicOp(site, p, atomicRMW); return a }
-
-func AtomicLoadAfter[A, P any](site string, p P, a A) A { atomicOp(site, p, atomicLoad); return a }
 
 func AtomicStoreAfter[A, P any](site string, p P, a A) A { atomicOp(site, p, atomicStore); return a }
 

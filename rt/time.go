@@ -448,6 +448,7 @@ func (e *engine) enterBubble() {
 // the run's start again. e.mu is held.
 func (e *engine) leaveBubble() {
 	e.bubble = false
+	e.workAt = e.workDone() // the bubble's work took no time (exact clock)
 }
 
 // Now is time.Now().

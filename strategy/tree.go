@@ -290,8 +290,7 @@ func (t *treeSearch) checkpoint() []byte {
 		st.Frames = append(st.Frames, treeFrame{Alts: alts, Pos: f.Pos})
 	}
 	index := map[*pathNode]int{}
-	var number func(x *pathNode) int
-	number = func(x *pathNode) int {
+	number := func(x *pathNode) int {
 		if x == nil {
 			return -1
 		}
