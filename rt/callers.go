@@ -137,7 +137,7 @@ func Stack(buf []byte, all bool) int {
 	creators := map[string]string{} // goroutine id -> "created by" line
 	entries := map[string]string{}  // goroutine id -> frame of its function, not started yet
 	states := map[string]string{}   // goroutine id -> the state go test would show, parked in the model
-	for id, g := range e.byGoid {
+	e.byGoid.each(func(id int64, g *gstate) {
 		if st := e.shownState(g); st != "" {
 			states[strconv.FormatInt(id, 10)] = st
 		}
@@ -153,7 +153,7 @@ func Stack(buf []byte, all bool) int {
 				creators[strconv.FormatInt(id, 10)] = "created by " + f.Function + "\n\t" + f.File + ":" + strconv.Itoa(f.Line)
 			}
 		}
-	}
+	})
 	e.mu.Unlock()
 	var blocks []string
 	for _, b := range strings.Split(string(raw), "\n\n") {

@@ -921,7 +921,7 @@ func (e *engine) partnerBlocked(cases []Case) bool {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.finished || e.byGoid[goid()] != nil { // a controlled one in plain mode holds the turn: it must not wait
+	if e.finished || e.byGoid.get(goid()) != nil { // a controlled one in plain mode holds the turn: it must not wait
 		return false
 	}
 	for _, c := range cases {

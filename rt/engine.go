@@ -226,7 +226,7 @@ type engine struct {
 	runIdx    int
 
 	gs            []*gstate
-	byGoid        map[int64]*gstate
+	byGoid        *gTable
 	cur           *gstate
 	transit       int               // goroutines settling after a rendezvous
 	yielder       *gstate           // yielded last; not enabled again until another goroutine steps
@@ -396,7 +396,7 @@ func allPaths() []string {
 var eng = newEngine()
 
 func newEngine() *engine {
-	e := &engine{byGoid: map[int64]*gstate{}, exited: new(sync.WaitGroup)}
+	e := &engine{byGoid: newGTable(), exited: new(sync.WaitGroup)}
 	e.cond = sync.NewCond(&e.mu)
 	return e
 }
@@ -453,7 +453,7 @@ func (e *engine) enterAs(countOutside bool) (*gstate, mode) {
 	}
 	id := goid()
 	e.mu.Lock()
-	g := e.byGoid[id]
+	g := e.byGoid.get(id)
 	if g != nil && (g.abort || e.finished) {
 		// Unwinding (its status is already gDone): deferred unlocks and
 		// the like must not touch the real objects, which the model owned.
@@ -1455,7 +1455,7 @@ func (e *engine) goroutineMain(g *gstate, f func(), exited *sync.WaitGroup) {
 	defer exited.Done()
 	e.mu.Lock()
 	g.goid = goid()
-	e.byGoid[g.goid] = g
+	e.byGoid.put(g.goid, g)
 	e.unregistered--
 	if e.finished || g.abort {
 		g.status = gDone
@@ -1487,7 +1487,7 @@ func (e *engine) exit(g *gstate, r any, normal bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	wasCur := e.cur == g
-	delete(e.byGoid, g.goid)
+	e.byGoid.del(g.goid)
 	if g.status == gDetached {
 		e.undetach()
 	}
@@ -1561,7 +1561,7 @@ func (e *engine) run(t *testing.T, f func()) {
 	}
 	root.t = t
 	root.goid = goid()
-	e.byGoid[root.goid] = root
+	e.byGoid.put(root.goid, root)
 	e.cur = root
 	root.status = gRunning
 	root.p = pending{op: strategy.OpStart, site: "test"}
@@ -1631,7 +1631,7 @@ func (e *engine) rootExit(root *gstate, r any) {
 	e.rootDone = true
 	e.rootAt = e.clock.now
 	e.rootSteps, e.burstFrom = e.steps, e.steps
-	delete(e.byGoid, root.goid)
+	e.byGoid.del(root.goid)
 	if root.status == gDetached {
 		e.undetach() // it came back from uncontrolled code only to return
 	}

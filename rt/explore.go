@@ -528,7 +528,7 @@ func (e *engine) resetRun(idx int) {
 	e.runIdx = idx
 	e.runGen++
 	e.gs = e.gs[:0]
-	e.byGoid = map[int64]*gstate{}
+	e.byGoid.reset()
 	e.cur = nil
 	e.yielder = nil
 	e.outside = 0

@@ -202,7 +202,7 @@ func TRun(site string, t *testing.T, name string, f func(*testing.T)) bool {
 			e.mu.Lock()
 			c.t = t
 			c.goid = goid()
-			e.byGoid[c.goid] = c
+			e.byGoid.put(c.goid, c)
 			e.mu.Unlock()
 			sub := TName(t)
 			defer e.inSubtest.Store(e.inSubtest.Swap(&sub)) // the parent's again after
@@ -353,7 +353,7 @@ func (e *engine) subtestExit(p, c *gstate, r any, normal bool) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	delete(e.byGoid, c.goid)
+	e.byGoid.del(c.goid)
 	wasCur := e.cur == c
 	if c.status == gDetached {
 		e.undetach()

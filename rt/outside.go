@@ -75,7 +75,7 @@ func lockWait(status []byte) bool {
 // outsideRunnable reports whether a goroutine other than the caller and the
 // controlled ones is running or runnable. e.mu is held.
 func (e *engine) outsideRunnable() bool {
-	return othersRunnable(func(id int64) bool { return e.byGoid[id] != nil })
+	return othersRunnable(func(id int64) bool { return e.byGoid.get(id) != nil })
 }
 
 // settleInit waits (at most initSettle) until no goroutine but the

@@ -52,7 +52,7 @@ func (c *coro) call() {
 	e := eng
 	id := goid()
 	e.mu.Lock()
-	c.caller, c.owner = id, e.byGoid[id]
+	c.caller, c.owner = id, e.byGoid.get(id)
 	e.mu.Unlock()
 }
 
@@ -62,12 +62,12 @@ func (c *coro) enter() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	g := c.owner
-	if g == nil || g.goid != c.caller || e.byGoid[c.caller] != g || g.status == gDone {
+	if g == nil || g.goid != c.caller || e.byGoid.get(c.caller) != g || g.status == gDone {
 		return
 	}
 	c.id, c.borrowed = goid(), true
 	g.goid = c.id
-	e.byGoid[c.id] = g
+	e.byGoid.put(c.id, g)
 }
 
 // leave is called by the coroutine when it yields or returns.
@@ -79,8 +79,8 @@ func (c *coro) leave() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	c.borrowed = false
-	if e.byGoid[c.id] == c.owner {
-		delete(e.byGoid, c.id)
+	if e.byGoid.get(c.id) == c.owner {
+		e.byGoid.del(c.id)
 	}
 	if c.owner.goid == c.id {
 		c.owner.goid = c.caller

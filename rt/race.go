@@ -600,7 +600,7 @@ func (e *engine) outsideChan(h *hchan, acquire bool) {
 		return
 	}
 	e.mu.Lock()
-	if e.race.on && e.byGoid[goid()] == nil { // not a controlled one in plain mode (AllocsPerRun)
+	if e.race.on && e.byGoid.get(goid()) == nil { // not a controlled one in plain mode (AllocsPerRun)
 		c := e.chanClocksOf(h)
 		c.mix()
 		if acquire {
@@ -626,7 +626,7 @@ func (e *engine) plainChan(h *hchan, send bool) {
 	// Only a channel the model has clocks for: one made and used in plain
 	// mode alone (a channel per measured call) would cost the model's
 	// bookkeeping of a fresh channel, about ten allocations, each call.
-	if g := e.byGoid[goid()]; g != nil && g.plain && e.race.on && e.race.chans[h] != nil {
+	if g := e.byGoid.get(goid()); g != nil && g.plain && e.race.on && e.race.chans[h] != nil {
 		e.chanSync(g, h, send, nil)
 	}
 	e.mu.Unlock()
@@ -668,7 +668,7 @@ func (e *engine) outsideCaller() bool {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.race.on && e.byGoid[goid()] == nil
+	return e.race.on && e.byGoid.get(goid()) == nil
 }
 
 type raceState struct {
@@ -988,7 +988,7 @@ func (e *engine) chanClose(g *gstate, h *hchan) {
 
 // callerG is the controlled goroutine calling, or nil. e.mu is held.
 func (e *engine) callerG() *gstate {
-	g := e.byGoid[goid()]
+	g := e.byGoid.get(goid())
 	if g == nil || g.status == gDone || g.abort || e.finished {
 		return nil
 	}

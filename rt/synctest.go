@@ -102,7 +102,7 @@ func (e *engine) bubbleOutsideBlocked() bool {
 	}
 	startedByRun := func(id int64) bool {
 		for range 64 {
-			if e.byGoid[id] != nil {
+			if e.byGoid.get(id) != nil {
 				// A controlled goroutine started in the bubble, or its
 				// root (f runs on synctest.Test's caller); one that was
 				// there before (a server's, started by the test first)
@@ -118,7 +118,7 @@ func (e *engine) bubbleOutsideBlocked() bool {
 		return false
 	}
 	for id, g := range all {
-		if g.durable || g.ours || e.byGoid[id] != nil || e.preBubble[id] {
+		if g.durable || g.ours || e.byGoid.get(id) != nil || e.preBubble[id] {
 			continue
 		}
 		if e.outsideGs.ids[id] || startedByRun(g.parent) {

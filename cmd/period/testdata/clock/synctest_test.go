@@ -127,3 +127,26 @@ func TestSynctestWaitsForShutdownHooks(t *testing.T) {
 		}
 	})
 }
+
+// Work takes no time inside a bubble, as under go test: its clock moves only
+// when every goroutine of the bubble is durably blocked. Period's clock
+// counts work elsewhere (a deadline checked between rounds of computation);
+// not here.
+func TestSynctestWorkTakesNoTime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		buf := make([]int, 1<<12)
+		for round := 0; round < 256; round++ {
+			for i := range buf {
+				buf[i] += round
+			}
+		}
+		if el := time.Since(start); el != 0 {
+			t.Errorf("%v passed in the bubble during work alone, want 0", el)
+		}
+		time.Sleep(time.Second)
+		if el := time.Since(start); el != time.Second {
+			t.Errorf("elapsed %v after work and a 1s sleep, want exactly 1s", el)
+		}
+	})
+}
