@@ -48,8 +48,8 @@ func CtxDone(ctx context.Context) <-chan struct{} {
 	if !ok {
 		return ch
 	}
-	if v, isV := ctx.Value(vctxKey).(*vctx); isV && !v.noDeadline && v.deadline.Equal(dl) {
-		return ch // the virtual clock's own deadline
+	if virtualDeadline(ctx, dl) {
+		return ch
 	}
 	left := time.Until(dl)
 	if left <= 0 || left > realDeadlineMax || isClosed(ch) {
@@ -68,6 +68,19 @@ func CtxDone(ctx context.Context) <-chan struct{} {
 	}
 	e.realDeadlines = append(e.realDeadlines, realDeadline{done: ch, real: dl, v: e.vnow() + int64(left)})
 	return ch
+}
+
+// virtualDeadline tells whether dl, ctx's deadline, is the virtual clock's:
+// a context the program made under control, or a child that inherits its
+// deadline (a WithCancel child of a WithTimeout waited d plus the slack in
+// real time for a deadline of d).
+func virtualDeadline(ctx context.Context, dl time.Time) bool {
+	v, isV := ctx.Value(vctxKey).(*vctx)
+	if !isV {
+		return false
+	}
+	vd, ok, virtual := v.deadlineOf()
+	return ok && virtual && vd.Equal(dl)
 }
 
 // isClosed tells whether a Done channel is closed (nothing is ever sent on

@@ -1020,6 +1020,20 @@ func TestMoreIdiomsGetNoVerdict(t *testing.T) {
 	}
 }
 
+// A third batch (cmd/period/testdata/idioms3, 68 tests): iter.Pull and
+// range-over-func with goroutines, finalizers and AddCleanup after
+// runtime.GC, weak pointers and unique.Make, t.Context and t.Output,
+// goroutines started by init, a var initialiser and TestMain, generic
+// containers, LockOSThread, Goexit, os.Pipe deadlines. None gets a verdict
+// under any strategy.
+func TestThirdIdiomsGetNoVerdict(t *testing.T) {
+	for _, st := range []string{"period", "random", "pct", "ppct", "dfs", "ipb", "idb", "pedal", "vb", "pctvb"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/idioms3", 68, nil, "-budget", "5", "-strategy", st)
+		})
+	}
+}
+
 // A test that returns while a proxy's goroutines still wait for real, and
 // some of them end after it, gets its leak reported within seconds, not an
 // abandoned schedule after a minute (go-socks5's TestSOCKS5_Connect).

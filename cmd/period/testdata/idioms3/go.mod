@@ -1,0 +1,3 @@
+module example.com/idioms3
+
+go 1.26
