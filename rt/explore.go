@@ -533,6 +533,7 @@ func (e *engine) resetRun(idx int) {
 	e.yielder = nil
 	e.outside = 0
 	e.outsideGs.reset()
+	e.bgLive = !e.bgAt.IsZero() && time.Since(e.bgAt) < bgQuiet
 	e.testStepAt, e.undetaches = 0, 0
 	e.silentSig, e.silentFrom, e.silentJumps = 0, time.Time{}, 0
 	e.transit, e.detached, e.seq, e.steps, e.forced, e.lastEffect, e.pollYields = 0, 0, 0, 0, 0, 0, 0

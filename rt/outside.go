@@ -144,6 +144,10 @@ type outsideSet struct {
 // maxOutsideGs bounds the goroutines outside control a run tracks.
 const maxOutsideGs = 256
 
+// bgQuiet: goroutines that predate the first run and ran the program's
+// code less than this long ago are taken to run again soon (engine.bgLive).
+const bgQuiet = time.Second
+
 // outsideLookEvery spaces the looks (a stack dump of every goroutine) for
 // goroutines outside control that are still alive.
 const outsideLookEvery = 50 * time.Millisecond

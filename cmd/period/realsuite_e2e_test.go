@@ -1034,6 +1034,21 @@ func TestThirdIdiomsGetNoVerdict(t *testing.T) {
 	}
 }
 
+// Goroutines that TestMain and a package variable's initialiser started
+// work on real 1 ms tickers while the tests poll for their effect with
+// virtual sleeps: a run shorter than a tick used to let the clock jump
+// three seconds before either ran (a fail in one schedule of thirty,
+// dropped by its fresh-process replay, and the test then explored one
+// process a schedule). No schedule fails now, so nothing is left to
+// confirm.
+func TestBackgroundTickersKeepUpWithTheClock(t *testing.T) {
+	for _, st := range []string{"period", "random", "pct"} {
+		t.Run(st, func(t *testing.T) {
+			checkLangProgram(t, "testdata/bgticker", 2, nil, "-budget", "30", "-strategy", st)
+		})
+	}
+}
+
 // A test that returns while a proxy's goroutines still wait for real, and
 // some of them end after it, gets its leak reported within seconds, not an
 // abandoned schedule after a minute (go-socks5's TestSOCKS5_Connect).

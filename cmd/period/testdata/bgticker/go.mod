@@ -1,0 +1,3 @@
+module example.com/bgticker
+
+go 1.26
