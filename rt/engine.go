@@ -369,13 +369,13 @@ type engine struct {
 
 	// Goroutines that predate the process's first run (started by init or
 	// TestMain: firstRunGoid is the first run's root, goids only grow)
-	// and ran the program's code within bgQuiet of real time (bgAt): a
-	// flusher on a real ticker. A run that starts within bgQuiet of that
-	// (bgLive) treats them as its own goroutines outside control from its
-	// first step, not only once one of them ran in it (a run takes less
-	// than a tick), so the clock does not jump past their next tick before
-	// they had a chance to run.
-	firstRunGoid int64
+	// and ran the program's code within bgQuiet of real time (bgAt), or
+	// that hold a fast real ticker (bgtickers.go): a flusher, a janitor. A
+	// run that starts so (bgLive) treats them as its own goroutines outside
+	// control from its first step, not only once one of them ran in it (a
+	// run takes less than a tick), so the clock does not jump past their
+	// next tick before they had a chance to run.
+	firstRunGoid atomic.Int64
 	bgAt         time.Time
 	bgLive       bool
 }
@@ -495,7 +495,7 @@ func (e *engine) enterAs(countOutside bool) (*gstate, mode) {
 			// counted, so that the report can say so.
 			e.outside++
 			e.outsideGs.add(id)
-			if id < e.firstRunGoid {
+			if id < e.firstRunGoid.Load() {
 				e.bgAt = time.Now()
 			}
 		}
@@ -674,7 +674,7 @@ func (e *engine) decide(from *gstate) {
 			}
 			signaled := e.selfSignaled()
 			outsideCount := e.waitsForOutsideCount()
-			known := e.detached > 0 || signaled || outsideCount || e.handedOut > 0 || e.collected() || (e.outside > 0 || e.bgLive) && !e.outsideGs.gone()
+			known := e.detached > 0 || signaled || outsideCount || e.handedOut > 0 || e.collected() || (e.outside > 0 || e.bgPaced()) && !e.outsideGs.gone()
 			fresh := !known && !e.rootDone && e.freshOutside()
 			if known && !e.rootDone && e.outsideSilent() {
 				e.abandonSilent()
@@ -1576,8 +1576,8 @@ func (e *engine) run(t *testing.T, f func()) {
 	}
 	root.t = t
 	root.goid = goid()
-	if e.firstRunGoid == 0 {
-		e.firstRunGoid = root.goid
+	if e.firstRunGoid.Load() == 0 {
+		e.firstRunGoid.Store(root.goid)
 	}
 	e.byGoid.put(root.goid, root)
 	e.cur = root
@@ -1767,7 +1767,7 @@ func (e *engine) outsideGrace(fresh bool) bool {
 			e.afterGrace()
 			return true
 		}
-		if e.realAnchor.IsZero() && (e.outside > 0 || e.handedOut > 0 || e.bgLive) && !e.bubble {
+		if e.realAnchor.IsZero() && (e.outside > 0 || e.handedOut > 0 || e.bgPaced()) && !e.bubble {
 			// Waiting for goroutines outside control: time runs with
 			// real time until a controlled goroutine steps (decide).
 			e.realAnchor, e.vAnchor, e.anchorOutside = e.graceFrom, e.vnow(), true
@@ -2038,7 +2038,7 @@ func (e *engine) catchUp() {
 	if e.idle {
 		waited += time.Since(e.idleFrom)
 	}
-	if e.outside > 0 || e.handedOut > 0 || e.bgLive {
+	if e.outside > 0 || e.handedOut > 0 || e.bgPaced() {
 		// The program's own code runs outside control in this run (a
 		// net/http server's handlers): its real time is the program's
 		// time, whatever the controlled goroutines do meanwhile (a

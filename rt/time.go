@@ -469,7 +469,7 @@ func Sleep(site string, d time.Duration) {
 		// Outside control (an HTTP handler of the test's): a real sleep
 		// with a known end, which the clock waits for (outsideGrace).
 		e.outsideSleeping.Add(1)
-		time.Sleep(d)
+		bgSleep(d)
 		e.outsideSleeping.Add(-1)
 		return
 	case modeSkip:
@@ -518,7 +518,9 @@ func Tick(site string, d time.Duration) <-chan time.Time {
 	}
 	ch := make(chan time.Time, 1)
 	if _, ok := newTimer(d, d, ch, nil); !ok {
-		return time.Tick(d)
+		c := time.Tick(d)
+		bgTickerArmed(c, d)
+		return c
 	}
 	return ch
 }
@@ -560,7 +562,9 @@ func NewTicker(site string, d time.Duration) *time.Ticker {
 	ch := make(chan time.Time, 1)
 	vt, ok := newTimer(d, d, ch, nil)
 	if !ok {
-		return time.NewTicker(d)
+		t := time.NewTicker(d)
+		bgTickerArmed(t, d)
+		return t
 	}
 	eng.mu.Lock()
 	t := eng.clock.byTk.make(vt)
@@ -770,6 +774,7 @@ func TickerStop(site string, t *time.Ticker) {
 			stopMade(ch)
 			return
 		}
+		bgTickerStopped(t)
 		t.Stop()
 		return
 	}
@@ -800,6 +805,7 @@ func TickerReset(site string, t *time.Ticker, d time.Duration) {
 	if vt == nil || !e.active.Load() {
 		e.mu.Unlock()
 		t.Reset(d)
+		bgTickerReset(t, d)
 		return
 	}
 	e.leaveFree(e.callerG()) // the timer channel changes without a key point

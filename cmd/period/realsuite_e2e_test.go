@@ -1035,12 +1035,11 @@ func TestThirdIdiomsGetNoVerdict(t *testing.T) {
 }
 
 // Goroutines that TestMain and a package variable's initialiser started
-// work on real 1 ms tickers while the tests poll for their effect with
-// virtual sleeps: a run shorter than a tick used to let the clock jump
-// three seconds before either ran (a fail in one schedule of thirty,
-// dropped by its fresh-process replay, and the test then explored one
-// process a schedule). No schedule fails now, so nothing is left to
-// confirm.
+// work on real 20 ms tickers while the tests poll for their effect with
+// virtual sleeps: the clock jumped three seconds before either ticked, in
+// the first schedule and in its fresh-process replay (two false fails,
+// confirmed). No schedule fails now, so nothing is left to confirm either
+// (checkLangProgram counts unconfirmed verdicts too).
 func TestBackgroundTickersKeepUpWithTheClock(t *testing.T) {
 	for _, st := range []string{"period", "random", "pct"} {
 		t.Run(st, func(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// TestMain runs a flusher that snapshots the metrics every millisecond.
+// TestMain runs a flusher that snapshots the metrics every 20 ms.
 func TestMain(m *testing.M) {
 	stop, done := make(chan struct{}), make(chan struct{})
 	go flusher(stop, done)
@@ -30,7 +30,7 @@ var (
 
 func flusher(stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
-	tk := time.NewTicker(time.Millisecond)
+	tk := time.NewTicker(20 * time.Millisecond)
 	defer tk.Stop()
 	for {
 		select {
@@ -78,13 +78,13 @@ func TestMetricsFlushedByTestMainGoroutine(t *testing.T) {
 }
 
 // sessionStore's janitor, started by a package variable's initialiser and
-// never stopped (go-cache's), drops expired sessions every millisecond.
+// never stopped (go-cache's), drops expired sessions every 20 ms.
 type sessionStore struct {
 	mu sync.Mutex
 	m  map[string]time.Time
 }
 
-var sessions = newSessionStore(time.Millisecond)
+var sessions = newSessionStore(20 * time.Millisecond)
 
 func newSessionStore(every time.Duration) *sessionStore {
 	s := &sessionStore{m: make(map[string]time.Time)}
