@@ -45,15 +45,9 @@ func bgTickerArmed(key any, d time.Duration) {
 		bgTickerStopped(key)
 		return
 	}
-	if !predatesRuns() {
-		return
+	if predatesRuns() {
+		bgPacing(key)
 	}
-	bgTickers.mu.Lock()
-	if !bgTickers.m[key] {
-		bgTickers.m[key] = true
-		bgPacers.Add(1)
-	}
-	bgTickers.mu.Unlock()
 }
 
 // bgTickerStopped forgets ticker key.
@@ -74,6 +68,62 @@ func bgTickerReset(key any, d time.Duration) {
 	if known && d > bgTickMax {
 		bgTickerStopped(key)
 	}
+}
+
+// A real time.AfterFunc armed outside control for a second or less paces
+// the clock until its function has run: a refresher that an init started
+// re-arms itself from its own function (in a new goroutine each time, so
+// the function's goroutine cannot tell that it predates the runs).
+// bgAfters maps each such timer to its entry in bgTickers.
+var bgAfters sync.Map // *time.Timer -> *bgAfter
+
+type bgAfter struct {
+	key *byte
+	t   atomic.Pointer[time.Timer] // set once AfterFunc returned
+}
+
+// bgAfterFunc is time.AfterFunc(d, f) outside control.
+func bgAfterFunc(d time.Duration, f func()) *time.Timer {
+	if d > bgTickMax {
+		return time.AfterFunc(d, f)
+	}
+	a := &bgAfter{key: new(byte)}
+	bgPacing(a.key)
+	t := time.AfterFunc(d, func() {
+		bgTickerStopped(a.key)
+		if t := a.t.Load(); t != nil {
+			bgAfters.Delete(t) // a Reset after this one no longer paces
+		}
+		f()
+	})
+	a.t.Store(t)
+	bgAfters.Store(t, a)
+	return t
+}
+
+// bgAfterStopped: timer t of bgAfterFunc is stopped (its function will not
+// run, or has run).
+func bgAfterStopped(t *time.Timer) {
+	if a, ok := bgAfters.Load(t); ok {
+		bgTickerStopped(a.(*bgAfter).key)
+	}
+}
+
+// bgAfterReset: timer t of bgAfterFunc runs its function again after d.
+func bgAfterReset(t *time.Timer, d time.Duration) {
+	if a, ok := bgAfters.Load(t); ok && d <= bgTickMax {
+		bgPacing(a.(*bgAfter).key)
+	}
+}
+
+// bgPacing records key as pacing the clock.
+func bgPacing(key any) {
+	bgTickers.mu.Lock()
+	if !bgTickers.m[key] {
+		bgTickers.m[key] = true
+		bgPacers.Add(1)
+	}
+	bgTickers.mu.Unlock()
 }
 
 // bgPaced tells whether the run's clock keeps to real pace for goroutines

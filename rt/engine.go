@@ -674,7 +674,7 @@ func (e *engine) decide(from *gstate) {
 			}
 			signaled := e.selfSignaled()
 			outsideCount := e.waitsForOutsideCount()
-			known := e.detached > 0 || signaled || outsideCount || e.handedOut > 0 || e.collected() || (e.outside > 0 || e.bgPaced()) && !e.outsideGs.gone()
+			known := e.detached > 0 || signaled || outsideCount || e.handedOut > 0 || e.collected() || e.outside > 0 && !e.outsideGs.gone() || e.bgPaced()
 			fresh := !known && !e.rootDone && e.freshOutside()
 			if known && !e.rootDone && e.outsideSilent() {
 				e.abandonSilent()

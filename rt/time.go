@@ -544,7 +544,7 @@ func NewTimer(site string, d time.Duration) *time.Timer {
 func AfterFunc(site string, d time.Duration, f func()) *time.Timer {
 	vt, ok := newTimer(d, 0, nil, f)
 	if !ok {
-		t := time.AfterFunc(d, f)
+		t := bgAfterFunc(d, f)
 		armedOutside(t, time.Now().Add(d))
 		return t
 	}
@@ -723,6 +723,7 @@ func TimerStop(site string, t *time.Timer) bool {
 			return stopMade(ch)
 		}
 		stoppedOutside(t)
+		bgAfterStopped(t)
 		return t.Stop()
 	}
 	e.leaveFree(e.callerG()) // the timer channel changes without a key point
@@ -749,6 +750,7 @@ func TimerReset(site string, t *time.Timer, d time.Duration) bool {
 		e.mu.Unlock()
 		if t.C == nil { // a real AfterFunc's: its function runs again at d
 			armedOutside(t, time.Now().Add(d))
+			bgAfterReset(t, d)
 		}
 		return t.Reset(d)
 	}

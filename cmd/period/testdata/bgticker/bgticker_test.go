@@ -1,6 +1,7 @@
-// Package bgticker: goroutines that predate the tests (started by TestMain
-// and by a package variable's initialiser) work on real tickers beside the
-// tests, which poll for their effect with virtual sleeps.
+// Package bgticker: goroutines that predate the tests (started by TestMain,
+// init and package variables' initialisers) work on real tickers, sleeps
+// and timers beside the tests, which poll for their effect with virtual
+// sleeps.
 package bgticker
 
 import (
@@ -136,5 +137,69 @@ func TestPackageJanitorExpiresSessions(t *testing.T) {
 		if !sessions.has("long" + string(rune('0'+i))) {
 			t.Fatalf("long session %d expired", i)
 		}
+	}
+}
+
+// A poller started by init sleeps 20 ms between rounds and counts them.
+var rounds atomic.Int64
+
+func init() {
+	go func() {
+		for {
+			time.Sleep(20 * time.Millisecond)
+			rounds.Add(1)
+		}
+	}()
+}
+
+// The poller makes two rounds within three seconds.
+func TestPollerAdvances(t *testing.T) {
+	start := rounds.Load()
+	deadline := time.Now().Add(3 * time.Second)
+	for rounds.Load() < start+2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("poller made %d rounds in 3s", rounds.Load()-start)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// A refresher started by a package variable re-arms a 20 ms AfterFunc from
+// the function itself (a new goroutine each time).
+type refresher struct {
+	mu  sync.Mutex
+	gen int
+}
+
+var ref = newRefresher()
+
+func newRefresher() *refresher {
+	r := &refresher{}
+	var tick func()
+	tick = func() {
+		r.mu.Lock()
+		r.gen++
+		r.mu.Unlock()
+		time.AfterFunc(20*time.Millisecond, tick)
+	}
+	time.AfterFunc(20*time.Millisecond, tick)
+	return r
+}
+
+func (r *refresher) generation() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.gen
+}
+
+// The refresher makes two generations within three seconds.
+func TestRefresherAdvances(t *testing.T) {
+	start := ref.generation()
+	deadline := time.Now().Add(3 * time.Second)
+	for ref.generation() < start+2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("refresher made %d generations in 3s", ref.generation()-start)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
