@@ -78,8 +78,9 @@ func bgTickerReset(key any, d time.Duration) {
 var bgAfters sync.Map // *time.Timer -> *bgAfter
 
 type bgAfter struct {
-	key *byte
-	t   atomic.Pointer[time.Timer] // set once AfterFunc returned
+	key   *byte
+	t     atomic.Pointer[time.Timer] // set once AfterFunc returned
+	fired atomic.Bool
 }
 
 // bgAfterFunc is time.AfterFunc(d, f) outside control.
@@ -91,6 +92,7 @@ func bgAfterFunc(d time.Duration, f func()) *time.Timer {
 	bgPacing(a.key)
 	t := time.AfterFunc(d, func() {
 		bgTickerStopped(a.key)
+		a.fired.Store(true)
 		if t := a.t.Load(); t != nil {
 			bgAfters.Delete(t) // a Reset after this one no longer paces
 		}
@@ -98,6 +100,9 @@ func bgAfterFunc(d time.Duration, f func()) *time.Timer {
 	})
 	a.t.Store(t)
 	bgAfters.Store(t, a)
+	if a.fired.Load() {
+		bgAfters.Delete(t) // it ran before it was stored: no entry is left behind
+	}
 	return t
 }
 
