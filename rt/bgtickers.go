@@ -39,7 +39,8 @@ func predatesRuns() bool {
 }
 
 // bgTickerArmed records ticker key (a *time.Ticker, or time.Tick's channel)
-// of period d, or forgets it if d is too long to pace the clock.
+// of period d, made or reset, or forgets it if d is too long to pace the
+// clock.
 func bgTickerArmed(key any, d time.Duration) {
 	if d > bgTickMax {
 		bgTickerStopped(key)
@@ -58,16 +59,6 @@ func bgTickerStopped(key any) {
 		bgPacers.Add(-1)
 	}
 	bgTickers.mu.Unlock()
-}
-
-// bgTickerReset: ticker key's period is d now.
-func bgTickerReset(key any, d time.Duration) {
-	bgTickers.mu.Lock()
-	known := bgTickers.m[key]
-	bgTickers.mu.Unlock()
-	if known && d > bgTickMax {
-		bgTickerStopped(key)
-	}
 }
 
 // A real time.AfterFunc armed outside control for a second or less paces

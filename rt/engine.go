@@ -674,9 +674,13 @@ func (e *engine) decide(from *gstate) {
 			}
 			signaled := e.selfSignaled()
 			outsideCount := e.waitsForOutsideCount()
-			known := e.detached > 0 || signaled || outsideCount || e.handedOut > 0 || e.collected() || e.outside > 0 && !e.outsideGs.gone() || e.bgPaced()
+			waitedFor := e.detached > 0 || signaled || outsideCount || e.handedOut > 0 || e.collected() || e.outside > 0 && !e.outsideGs.gone()
+			// Background pacing (bgtickers.go) waits at most for the next
+			// timer at each jump, never for something that may not come:
+			// it is no reason to give a run up as silent.
+			known := waitedFor || e.bgPaced()
 			fresh := !known && !e.rootDone && e.freshOutside()
-			if known && !e.rootDone && e.outsideSilent() {
+			if waitedFor && !e.rootDone && e.outsideSilent() {
 				e.abandonSilent()
 				return
 			}
@@ -1767,7 +1771,7 @@ func (e *engine) outsideGrace(fresh bool) bool {
 			e.afterGrace()
 			return true
 		}
-		if e.realAnchor.IsZero() && (e.outside > 0 || e.handedOut > 0 || e.bgPaced()) && !e.bubble {
+		if e.realAnchor.IsZero() && e.programOutside() && !e.bubble {
 			// Waiting for goroutines outside control: time runs with
 			// real time until a controlled goroutine steps (decide).
 			e.realAnchor, e.vAnchor, e.anchorOutside = e.graceFrom, e.vnow(), true
@@ -2038,7 +2042,7 @@ func (e *engine) catchUp() {
 	if e.idle {
 		waited += time.Since(e.idleFrom)
 	}
-	if e.outside > 0 || e.handedOut > 0 || e.bgPaced() {
+	if e.programOutside() {
 		// The program's own code runs outside control in this run (a
 		// net/http server's handlers): its real time is the program's
 		// time, whatever the controlled goroutines do meanwhile (a
@@ -2048,6 +2052,13 @@ func (e *engine) catchUp() {
 	if d := e.vAnchor + int64(waited) - e.vnow(); d > 0 {
 		e.drift += d
 	}
+}
+
+// programOutside reports whether the program's own code runs outside
+// control beside the run: in it (a handler, a value handed to one), or in
+// goroutines that predate the runs and pace the clock (bgtickers.go).
+func (e *engine) programOutside() bool {
+	return e.outside > 0 || e.handedOut > 0 || e.bgPaced()
 }
 
 // waitsForOutsideCount reports whether a controlled goroutine blocked in

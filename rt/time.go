@@ -807,7 +807,7 @@ func TickerReset(site string, t *time.Ticker, d time.Duration) {
 	if vt == nil || !e.active.Load() {
 		e.mu.Unlock()
 		t.Reset(d)
-		bgTickerReset(t, d)
+		bgTickerArmed(t, d)
 		return
 	}
 	e.leaveFree(e.callerG()) // the timer channel changes without a key point
