@@ -214,16 +214,20 @@ type engine struct {
 
 	active  atomic.Bool // a controlled run is in progress
 	prelude atomic.Bool // tests before the explored one run natively (runPrelude): goroutine listings still leave Period out
-	solo    atomic.Bool // the run has had one goroutine so far: its memory accesses need no race state
+	// solo: the run has had one thread of control so far (the test
+	// goroutine, and subtests it waited for in t.Run one at a time): its
+	// memory accesses need no race state.
+	solo atomic.Bool
 	// soloGoid is the test goroutine's goid once it has made
 	// soloRecordLimit plain accesses as the run's only goroutine, until
 	// another starts; else 0. Its accesses at sites not known shared then
 	// take a path without the engine's lock and record nothing (access).
-	soloGoid  atomic.Int64
-	soloPlain atomic.Int64 // plain accesses made on that path (plainAccesses)
-	soloSeen  int          // plain accesses recorded while the test goroutine was alone
-	soloSites [256]soloSite
-	runIdx    int
+	soloGoid   atomic.Int64
+	soloPlain  atomic.Int64 // plain accesses made on that path (plainAccesses)
+	soloSeen   int          // plain accesses recorded while the test goroutine was alone
+	soloSites  [256]soloSite
+	parRunning int // parallel subtests holding a slot (parallelLimit)
+	runIdx     int
 
 	gs            []*gstate
 	byGoid        *gTable
@@ -432,6 +436,27 @@ func (e *engine) newG(parent *gstate) *gstate {
 		e.soloGoid.Store(0)
 	}
 	return g
+}
+
+// soloHandOver: the run's only thread of control moves to another
+// goroutine (a sequential subtest starts, or returns to its parent). The
+// path without bookkeeping (access) is taken by one goroutine at a time:
+// the new one takes it at its next recorded access, if the run's solo
+// accesses have reached soloRecordLimit. e.mu is held.
+func (e *engine) soloHandOver() {
+	e.solo.Store(true)
+	e.soloGoid.Store(0)
+}
+
+// soloOwner is the goroutine id memory records take as an address's
+// owner: while the run is solo, all its goroutines are one thread of
+// control, and an address a subtest shares with its parent is no shared
+// memory. e.mu is held.
+func (e *engine) soloOwner(g *gstate) strategy.GID {
+	if e.solo.Load() {
+		return e.gs[0].id
+	}
+	return g.id
 }
 
 // mode tells a hook how to behave for the calling goroutine.

@@ -543,6 +543,7 @@ func (e *engine) resetRun(idx int) {
 	resetOutsideTimers()
 	e.soloGoid.Store(0)
 	e.soloSeen = 0
+	e.parRunning = 0
 	e.free, e.freeOver, e.leaving = false, false, false
 	e.frand = strategy.SplitMix{S: uint64(e.cfg.Seed)*0xd1b54a32d192ed03 ^ uint64(idx+1)}
 	e.log.reset()

@@ -4,12 +4,16 @@ package rt
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"reflect"
 	"runtime"
+	"strconv"
+	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/period-dev/period/strategy"
 )
@@ -180,7 +184,13 @@ func TRun(site string, t *testing.T, name string, f func(*testing.T)) bool {
 		// TestDoNotPropagate: its first subtest never started).
 		e.keyPoint(g, strategy.OpYield, site, nil)
 	}
+	solo := e.solo.Load()
 	c := e.newG(g)
+	if solo {
+		// g waits in t.Run as in a function call: the subtest is still
+		// the run's only thread of control (soloHandOver).
+		e.soloHandOver()
+	}
 	e.inherit(g, c)
 	c.status = gRunning
 	c.sub = &subtest{parent: g, back: make(chan struct{}), realDone: make(chan struct{})}
@@ -212,6 +222,7 @@ func TRun(site string, t *testing.T, name string, f func(*testing.T)) bool {
 				if !normal {
 					e.mu.Lock()
 					c.sub.bodyDone = true // its parallel subtests may go on
+					e.touch(e.parallelKey())
 					e.mu.Unlock()
 					if r == nil {
 						e.runCleanups(c) // t.FailNow, t.Skip
@@ -257,7 +268,12 @@ type subtest struct {
 	bodyDone bool          // this (sub)test's own function has returned: its parallel subtests run
 	kids     []*gstate     // its parallel subtests
 	endVC    vc            // clock at the end of the function, for its parallel subtests
+	slot     bool          // a parallel subtest holding one of -test.parallel's slots
 }
+
+// kidsKey is the key a (sub)test waiting for its parallel subtests blocks
+// under; each of them touches it as it ends.
+func kidsKey(s *subtest) uintptr { return uintptr(unsafe.Pointer(s)) }
 
 // TParallel is t.Parallel(). A subtest made under control by TRun returns
 // from its parent's t.Run at once and waits, parked, until the parent's
@@ -287,6 +303,8 @@ func TParallel(site string, t *testing.T) {
 	ps := p.sub
 	s.parallel = true
 	s.parOK = !t.Failed()
+	e.solo.Store(false) // it will run beside its parent's other subtests
+	e.soloGoid.Store(0)
 	ps.kids = append(ps.kids, g)
 	// The parent goes on, as when a subtest returns: what the subtest did
 	// before t.Parallel happens before the parent's t.Run returns (a copy
@@ -298,17 +316,56 @@ func TParallel(site string, t *testing.T) {
 	p.status = gRunning
 	e.cur = p
 	g.status = gParked
-	g.p = pending{op: strategy.OpResume, site: site, ready: func() bool { return ps.bodyDone }}
+	g.p = pending{op: strategy.OpResume, site: site, obj: e.parallelKey(), ready: func() bool { return ps.bodyDone && e.parRunning < parallelLimit() }}
 	e.seq++
 	g.seq = e.seq
 	e.parked(g)
 	close(s.back)
 	e.park(g)
+	s.slot = true
+	e.parRunning++
 	if e.race.on {
 		g.vc.join(ps.endVC)
 	}
 	e.mu.Unlock()
 }
+
+// Parallel subtests run at most -test.parallel at a time (at least two), as
+// under go test: the rest wait in t.Parallel for a slot. A thousand
+// subtests each allowing itself five seconds, some running a subprocess,
+// all released at once, spent half a minute of real time in their
+// subprocesses, which the clock followed: every context ran out
+// (mvdan.cc/sh's TestRunnerRun). Which waiting subtest takes a free slot
+// is a scheduling choice, as it is a race in package testing.
+
+// parallelKey is the key subtests waiting in t.Parallel block under: a
+// parent's function returning or a slot freeing touches it. (The address
+// of the counter: no channel, mutex or other key has it.)
+func (e *engine) parallelKey() uintptr { return uintptr(unsafe.Pointer(&e.parRunning)) }
+
+// releaseSlot: parallel subtest g's function has returned (or waits for
+// its own parallel subtests, as package testing releases the slot then).
+// e.mu is held.
+func (e *engine) releaseSlot(g *gstate) {
+	if g.sub != nil && g.sub.slot {
+		g.sub.slot = false
+		e.parRunning--
+		e.touch(e.parallelKey())
+	}
+}
+
+// parallelLimit is the test process's -test.parallel, at least 2: Period
+// explores interleavings of parallel subtests even where go test would run
+// them one by one (one processor).
+var parallelLimit = sync.OnceValue(func() int {
+	n := runtime.GOMAXPROCS(0)
+	if f := flag.Lookup("test.parallel"); f != nil {
+		if v, err := strconv.Atoi(f.Value.String()); err == nil {
+			n = v
+		}
+	}
+	return max(n, 2)
+})
 
 // endParallel is the end of the function of (sub)test g: its parallel
 // subtests, parked in TParallel, run now, and g waits for all of them.
@@ -324,8 +381,10 @@ func (e *engine) endParallel(g *gstate) {
 		s.endVC = g.vc.clone()
 		g.vc.tick(g.slot)
 	}
+	e.touch(e.parallelKey()) // its parallel subtests may take slots
+	e.releaseSlot(g)
 	kids := s.kids
-	g.p = pending{op: strategy.OpWGWait, site: g.lastSite, ready: func() bool {
+	g.p = pending{op: strategy.OpWGWait, site: g.lastSite, obj: kidsKey(s), ready: func() bool {
 		for _, k := range kids {
 			if k.status != gDone {
 				return false
@@ -370,6 +429,8 @@ func (e *engine) subtestExit(p, c *gstate, r any, normal bool) {
 	}
 	if c.sub != nil && c.sub.parallel {
 		// Its parent is not waiting in t.Run: it exits like a goroutine.
+		e.releaseSlot(c)
+		e.touch(kidsKey(p.sub)) // p may wait for its parallel subtests
 		if wasCur || e.cur == nil {
 			e.cur = nil
 			e.decide(nil)
@@ -379,6 +440,9 @@ func (e *engine) subtestExit(p, c *gstate, r any, normal bool) {
 	p.status = gRunning
 	if e.race.on {
 		p.vc.join(c.vc)
+	}
+	if e.solo.Load() {
+		e.soloHandOver() // the parent goes on alone
 	}
 	if wasCur || e.cur == nil {
 		e.cur = p

@@ -266,8 +266,9 @@ func (e *engine) accessKeyPoint(site string, p unsafe.Pointer, write bool) {
 	}
 	addr := uintptr(p)
 	m := &e.mem
-	info, _ := m.info(p, g.id)
-	if !info.multi && info.owner != g.id {
+	owner := e.soloOwner(g)
+	info, _ := m.info(p, owner)
+	if !info.multi && info.owner != owner {
 		info.multi = true
 		m.learn(info, site)
 	}
@@ -275,7 +276,7 @@ func (e *engine) accessKeyPoint(site string, p unsafe.Pointer, write bool) {
 	if !info.multi && !m.isShared(id, site) {
 		e.plainAccesses++
 		if e.solo.Load() {
-			if e.soloSeen++; e.soloSeen == soloRecordLimit {
+			if e.soloSeen++; e.soloSeen >= soloRecordLimit && e.soloGoid.Load() == 0 {
 				e.soloSites = [len(e.soloSites)]soloSite{}
 				e.soloGoid.Store(g.goid)
 			}
@@ -284,10 +285,11 @@ func (e *engine) accessKeyPoint(site string, p unsafe.Pointer, write bool) {
 			e.wrote(addr)
 		}
 		if e.race.on && !e.solo.Load() {
-			// While the test goroutine is the only one the run has had,
-			// nothing can race with its accesses (goroutines started
-			// later happen after them): a long sequential test (a million
-			// map and tree operations) keeps no race state per address.
+			// While the test goroutine (and the subtests it waits for)
+			// is the run's only thread of control, nothing can race with
+			// its accesses (goroutines started later happen after them):
+			// a long sequential test (a million map and tree operations)
+			// keeps no race state per address.
 			e.checkAccess(g, p, site, kind)
 		}
 		info.note(id)

@@ -697,6 +697,10 @@ type raceState struct {
 	// there (in any run): one runtime.Callers per site, so that a report can
 	// show a call path to the earlier access too.
 	stacks map[string]siteStack
+	// stackAt tells by site id (memState.siteID) that stacks holds the
+	// site: a look-up by string at every access was an eighth of a table
+	// test's time.
+	stackAt []bool
 
 	// raceVars and their first reads come from blocks, as addrInfo does
 	// (mem.go): first touches of fresh memory cost no allocation each.
@@ -807,7 +811,7 @@ type siteStack struct {
 }
 
 func (r *raceState) reset(on bool) {
-	seen, stacks := r.seen, r.stacks
+	seen, stacks, stackAt := r.seen, r.stacks, r.stackAt
 	// What is left of the blocks goes on to the next run: a short schedule
 	// touches a few variables, and a fresh 48 KB block per run was most of
 	// what a run of a small test allocated.
@@ -818,7 +822,7 @@ func (r *raceState) reset(on bool) {
 	ctxDoneClocks.on, ctxDoneClocks.m = on, byObject[hchan, ctxClock]{}
 	ctxDoneClocks.mu.Unlock()
 	*r = raceState{on: on, objs: byAddr[vc]{}, robjs: byObject[byte, vc]{}, atoms: byAddr[vc]{},
-		chans: map[*hchan]*chanClocks{}, seen: seen, stacks: stacks,
+		chans: map[*hchan]*chanClocks{}, seen: seen, stacks: stacks, stackAt: stackAt,
 		realWaiters: map[strategy.GID]bool{}, varBlock: varBlock, readBlock: readBlock,
 		vars: varTable{keep: keep[:0]}}
 	if r.seen == nil {
@@ -1095,9 +1099,7 @@ func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site string, kind acce
 	if v.foreign {
 		return
 	}
-	if _, ok := e.race.stacks[site]; !ok {
-		e.race.stacks[site] = siteStack{path: g.path, pcs: callers()}
-	}
+	e.firstStack(g, site)
 	now := epoch{g: g.slot, c: g.vc.get(g.slot), site: site, path: g.path, kind: kind, io: g.vc.io}
 	g.accessAt = now.c
 	write := kind == plainWrite || kind == wgWait
@@ -1115,6 +1117,23 @@ func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site string, kind acce
 		return
 	}
 	v.reads = v.setEpoch(v.reads, now, readsIdx)
+}
+
+// firstStack records the stack of g's access at site if it is the
+// site's first (stacks). e.mu is held.
+func (e *engine) firstStack(g *gstate, site string) {
+	r := &e.race
+	id := int(e.mem.siteID(site))
+	if id < len(r.stackAt) && r.stackAt[id] {
+		return
+	}
+	if id >= len(r.stackAt) {
+		r.stackAt = append(r.stackAt, make([]bool, id+1-len(r.stackAt))...)
+	}
+	r.stackAt[id] = true
+	if _, ok := r.stacks[site]; !ok {
+		r.stacks[site] = siteStack{path: g.path, pcs: callers()}
+	}
 }
 
 // atomicAccess is a sync/atomic operation on p by g: its happens-before
@@ -1142,9 +1161,7 @@ func (e *engine) atomicAccess(g *gstate, p unsafe.Pointer, site string, kind acc
 	g.accessAt = now.c
 	if v.hasW || len(v.reads) > 0 {
 		// Mixed plain and atomic accesses: only then can the site appear in a report.
-		if _, ok := e.race.stacks[site]; !ok {
-			e.race.stacks[site] = siteStack{path: g.path, pcs: callers()}
-		}
+		e.firstStack(g, site)
 	}
 	if v.hasW && v.w.g != g.slot && v.w.c > g.vc.get(v.w.g) {
 		e.raceFound(v.w, now)

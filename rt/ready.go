@@ -460,7 +460,7 @@ func (e *engine) block(g *gstate) bool {
 		return true
 	case p.obj != 0 && (p.ready != nil || p.wait != waitNone):
 		switch p.op {
-		case strategy.OpLock, strategy.OpRLock, strategy.OpWGWait, strategy.OpOnce, strategy.OpCondWait:
+		case strategy.OpLock, strategy.OpRLock, strategy.OpWGWait, strategy.OpOnce, strategy.OpCondWait, strategy.OpResume:
 			e.blockOn(g)
 			if p.op == strategy.OpLock && p.mm != nil && lockQueuedBehind(g, p.mm) {
 				e.waitFor(g, queueKey(p.obj)) // dequeueLock wakes it in its turn

@@ -1351,3 +1351,38 @@ func TestTestsDrawTheirOwnRandomNumbers(t *testing.T) {
 		}
 	}
 }
+
+// Subtests that t.Run runs one at a time are one thread of control with
+// their parent: a sequential test with subtests has a single schedule and
+// keeps no race state (a regexp parser's table test had 20 schedules of 1.4
+// million steps, 28 s each), while a subtest's goroutine or parallel
+// subtests still race. Parallel subtests run -test.parallel at a time (at
+// least two), as under go test: all twelve ran at once before, a confirmed
+// false fail of TestParallelSlots.
+func TestSubtestModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/subtestmodel")
+	for _, st := range []string{"period", "random", "pct", "dfs"} {
+		t.Run(st, func(t *testing.T) {
+			_, sums, stderr := periodJSON(t, "test", "-json", "-budget", "30", "-strategy", st, "-o", t.TempDir(), dir)
+			if len(sums) != 5 {
+				t.Fatalf("%d summaries, want 5: %s", len(sums), stderr)
+			}
+			for _, test := range []string{"TestSequentialSubtests", "TestSubtestGoroutineOrdered"} {
+				if s := sums[test]; len(s.Bugs) != 0 || !s.Exhausted || s.Schedules != 1 || s.Steps > 10 {
+					t.Errorf("%s: want one schedule of a few steps, no bug: %+v", test, s)
+				}
+			}
+			for _, test := range []string{"TestSubtestGoroutineRace", "TestParallelSubtestsRace"} {
+				if s := sums[test]; len(s.Bugs) != 1 || s.Bugs[0].Kind != "race" {
+					t.Errorf("%s: want the race: %+v", test, s)
+				}
+			}
+			if s := sums["TestParallelSlots"]; len(s.Bugs) != 0 || s.Unconfirmed != 0 {
+				t.Errorf("TestParallelSlots: want no verdict: %+v", s)
+			}
+		})
+	}
+}

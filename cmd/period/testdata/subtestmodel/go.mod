@@ -1,0 +1,3 @@
+module example.com/subtestmodel
+
+go 1.24
