@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -1082,15 +1083,21 @@ func runChild(ctx context.Context, b Binary, cfg rt.Config, deadline time.Time) 
 		}
 		env = append(os.Environ(), "PERIOD_CONFIG_FILE="+f.Name())
 	}
+	var parallel []string
 	if cfg.Procs > 0 && os.Getenv("GOMAXPROCS") == "" {
 		env = append(env, "GOMAXPROCS="+strconv.Itoa(cfg.Procs))
+		// -test.parallel stays what go test would give (GOMAXPROCS), not
+		// the worker's share: parallel subtests that need each other run
+		// at once as they would (a -test.parallel of -args comes after).
+		parallel = []string{"-test.parallel=" + strconv.Itoa(runtime.GOMAXPROCS(0))}
 	}
 	var out outFilter
 	var cmd *exec.Cmd
 	for try := 1; ; try++ {
 		// The test binary's own arguments follow its -test. flags, as
 		// go test -args puts them.
-		args := append([]string{"-test.run=^TestPeriodDriver$", "-test.count=1", "-test.v", "-test.timeout=0"}, cfg.Args...)
+		args := append([]string{"-test.run=^TestPeriodDriver$", "-test.count=1", "-test.v", "-test.timeout=0"}, parallel...)
+		args = append(args, cfg.Args...)
 		cmd = exec.CommandContext(cctx, b.Path, args...)
 		cmd.Dir, cmd.Env = b.Dir, env
 		cmd.Stdout, cmd.Stderr = &out, &out
