@@ -431,6 +431,7 @@ func (e *engine) newG(parent *gstate) *gstate {
 	}
 	g := &gstate{id: internPath(path), path: path, wake: make(chan struct{}, 1), parent: parent, fired: -1}
 	e.gs = append(e.gs, g)
+	e.rs.live = append(e.rs.live, g)
 	e.solo.Store(len(e.gs) == 1)
 	if len(e.gs) > 1 {
 		e.soloGoid.Store(0)

@@ -73,6 +73,11 @@ type readySet struct {
 	unsorted  bool                  // cand is not sorted by GID
 	sortedLen int                   // cand[:sortedLen] is, if unsorted
 	trimAt    int                   // len(waitOn)+len(parkedOn) at which trim looks for dead keys
+	// live is e.gs without the goroutines a full pass found ended: a
+	// context canceled at every iteration of a loop that starts goroutines
+	// asks for a full pass each time, and a pass over every goroutine the
+	// run ever had was 70 % of a pubsub test's time (rescan).
+	live []*gstate
 
 	en        []*gstate        // the enabled set at the last pass, sorted by GID (placed)
 	evs       []strategy.Event // the pending events of en, index by index
@@ -105,6 +110,8 @@ func (r *readySet) reset() {
 		g.inCand = false
 	}
 	r.cand = r.cand[:0]
+	clear(r.live)
+	r.live = r.live[:0]
 	r.unsorted = false
 	if r.waitOn == nil || len(r.waitOn) > 0 {
 		r.waitOn = map[uintptr]*waitList{}
@@ -579,11 +586,18 @@ func (e *engine) nextWake() int64 { return e.rs.sleepers.next() }
 // ones are ready until they run.
 func (e *engine) rescan() {
 	e.rs.since = 0
-	for _, g := range e.gs {
+	live := e.rs.live[:0]
+	for _, g := range e.rs.live {
+		if g.status == gDone {
+			continue
+		}
+		live = append(live, g)
 		if g.status == gParked && !g.inCand && !g.fast && !g.lockOK {
 			e.addCand(g)
 		}
 	}
+	clear(e.rs.live[len(live):])
+	e.rs.live = live
 }
 
 // collect evaluates the candidates: the ready ones are in the enabled set
