@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -38,7 +39,7 @@ func checkLangProgram(t *testing.T, dir string, tests int, wantBug map[string]st
 		}
 		found := false
 		for _, b := range s.Bugs {
-			found = found || b.Kind == kind
+			found = found || slices.Contains(strings.Split(kind, "|"), b.Kind) // "fail|race": either finds the bug
 		}
 		if !found {
 			t.Errorf("%s: want a %s, got %+v", name, kind, s.Bugs)
@@ -64,7 +65,11 @@ func TestInitGoroutineIsNoFalseDeadlock(t *testing.T) {
 	for _, st := range []string{"period", "random", "pct"} {
 		t.Run(st, func(t *testing.T) {
 			checkLangProgram(t, "testdata/initworker", 3, map[string]string{
-				"TestLostUpdateBesideInitWorker": "fail",
+				// The lost update is reported as a race at the first
+				// schedule; as a fail, when the worker outside control
+				// is slow under load, sometimes not within 100
+				// schedules (pct, twice in full suite runs).
+				"TestLostUpdateBesideInitWorker": "fail|race",
 				"TestDeadlockBesideInitWorker":   "deadlock",
 			}, "-budget", "100", "-strategy", st, "-continue") // the worker runs outside control: under load its timing moves the bugs later
 		})
