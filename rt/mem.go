@@ -290,7 +290,7 @@ func (e *engine) accessKeyPoint(site string, p unsafe.Pointer, write bool) {
 			// its accesses (goroutines started later happen after them):
 			// a long sequential test (a million map and tree operations)
 			// keeps no race state per address.
-			e.checkAccess(g, p, site, kind)
+			e.checkAccess(g, p, id, kind)
 		}
 		info.note(id)
 		e.mu.Unlock()
@@ -308,7 +308,7 @@ func (e *engine) accessKeyPoint(site string, p unsafe.Pointer, write bool) {
 		e.polled(g, addr)
 	}
 	if e.race.on {
-		e.checkAccess(g, p, site, kind)
+		e.checkAccess(g, p, id, kind)
 	}
 	e.mu.Unlock()
 }

@@ -699,11 +699,10 @@ type raceState struct {
 	// stacks holds, per access site, the stack of the first access seen
 	// there (in any run): one runtime.Callers per site, so that a report can
 	// show a call path to the earlier access too.
-	stacks map[string]siteStack
-	// stackAt tells by site id (memState.siteID) that stacks holds the
-	// site: a look-up by string at every access was an eighth of a table
-	// test's time.
-	stackAt []bool
+	// It is indexed by site id (memState.siteID, stable for the process):
+	// a map by site string, looked up at every access, was an eighth of a
+	// table test's time.
+	stacks []siteStack
 
 	// raceVars and their first reads come from blocks, as addrInfo does
 	// (mem.go): first touches of fresh memory cost no allocation each.
@@ -814,7 +813,7 @@ type siteStack struct {
 }
 
 func (r *raceState) reset(on bool) {
-	seen, stacks, stackAt := r.seen, r.stacks, r.stackAt
+	seen, stacks := r.seen, r.stacks
 	// What is left of the blocks goes on to the next run: a short schedule
 	// touches a few variables, and a fresh 48 KB block per run was most of
 	// what a run of a small test allocated.
@@ -825,14 +824,11 @@ func (r *raceState) reset(on bool) {
 	ctxDoneClocks.on, ctxDoneClocks.m = on, byObject[hchan, ctxClock]{}
 	ctxDoneClocks.mu.Unlock()
 	*r = raceState{on: on, objs: byAddr[vc]{}, robjs: byObject[byte, vc]{}, atoms: byAddr[vc]{},
-		chans: map[*hchan]*chanClocks{}, seen: seen, stacks: stacks, stackAt: stackAt,
+		chans: map[*hchan]*chanClocks{}, seen: seen, stacks: stacks,
 		realWaiters: map[strategy.GID]bool{}, varBlock: varBlock, readBlock: readBlock,
 		vars: varTable{keep: keep[:0]}}
 	if r.seen == nil {
 		r.seen = map[[2]string]bool{}
-	}
-	if r.stacks == nil {
-		r.stacks = map[string]siteStack{}
 	}
 }
 
@@ -1094,7 +1090,7 @@ func (d *ctxDones) register(c *vctx, done chan struct{}) {
 // checkAccess looks for a race between g's access at site and earlier
 // accesses to the same variable that do not happen before it. kind is a
 // plain read or write, or one of the WaitGroup accesses (wgAccess).
-func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site string, kind accessKind) {
+func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site uint32, kind accessKind) {
 	v := e.race.vars.get(p)
 	if v == nil {
 		v = e.race.newVar(p)
@@ -1102,9 +1098,8 @@ func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site string, kind acce
 	if v.foreign {
 		return
 	}
-	id := e.mem.siteID(site)
-	e.firstStack(g, id, site)
-	now := epoch{g: g.slot, c: g.vc.get(g.slot), site: id, gid: g.id, kind: kind, io: g.vc.io}
+	e.firstStack(g, site)
+	now := epoch{g: g.slot, c: g.vc.get(g.slot), site: site, gid: g.id, kind: kind, io: g.vc.io}
 	g.accessAt = now.c
 	write := kind == plainWrite || kind == wgWait
 	if v.hasW && v.w.g != g.slot && v.w.c > g.vc.get(v.w.g) {
@@ -1123,21 +1118,17 @@ func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site string, kind acce
 	v.reads = v.setEpoch(v.reads, now, readsIdx)
 }
 
-// firstStack records the stack of g's access at site if it is the
-// site's first (stacks). e.mu is held.
-func (e *engine) firstStack(g *gstate, siteID uint32, site string) {
+// firstStack records the stack of g's access at site (an id) if it is
+// the site's first (stacks). e.mu is held.
+func (e *engine) firstStack(g *gstate, site uint32) {
 	r := &e.race
-	id := int(siteID)
-	if id < len(r.stackAt) && r.stackAt[id] {
+	if int(site) < len(r.stacks) && r.stacks[site].path != "" {
 		return
 	}
-	if id >= len(r.stackAt) {
-		r.stackAt = append(r.stackAt, make([]bool, id+1-len(r.stackAt))...)
+	if int(site) >= len(r.stacks) {
+		r.stacks = append(r.stacks, make([]siteStack, int(site)+1-len(r.stacks))...)
 	}
-	r.stackAt[id] = true
-	if _, ok := r.stacks[site]; !ok {
-		r.stacks[site] = siteStack{path: g.path, pcs: callers()}
-	}
+	r.stacks[site] = siteStack{path: g.path, pcs: callers()}
 }
 
 // atomicAccess is a sync/atomic operation on p by g: its happens-before
@@ -1166,7 +1157,7 @@ func (e *engine) atomicAccess(g *gstate, p unsafe.Pointer, site string, kind acc
 	g.accessAt = now.c
 	if v.hasW || len(v.reads) > 0 {
 		// Mixed plain and atomic accesses: only then can the site appear in a report.
-		e.firstStack(g, id, site)
+		e.firstStack(g, id)
 	}
 	if v.hasW && v.w.g != g.slot && v.w.c > g.vc.get(v.w.g) {
 		e.raceFound(v.w, now)
@@ -1194,7 +1185,7 @@ func (e *engine) wgAccess(g *gstate, wg unsafe.Pointer, site string, kind access
 	if e.race.on {
 		// Not the WaitGroup's own address (the key of its happens-before
 		// clock) but inside it, where no user code reads or writes.
-		e.checkAccess(g, unsafe.Add(wg, 1), site, kind)
+		e.checkAccess(g, unsafe.Add(wg, 1), e.mem.siteID(site), kind)
 	}
 }
 
@@ -1263,7 +1254,8 @@ func (e *engine) raceFound(prev, cur epoch) bool {
 	}
 	msg := fmt.Sprintf("%s: %s by goroutine g%s at %s\n  and earlier %s by goroutine g%s at %s,\n  with no happens-before order between them\n  stack of the %[2]s (g%[3]s):\n%[8]s",
 		head, curWhat, curPath, curSite, prevWhat, prevPath, prevSite, userStack())
-	if st, ok := e.race.stacks[prevSite]; ok && len(st.pcs) > 0 {
+	if int(prev.site) < len(e.race.stacks) && len(e.race.stacks[prev.site].pcs) > 0 {
+		st := e.race.stacks[prev.site]
 		msg += fmt.Sprintf("\n  stack of the earlier %s (as recorded when g%s first reached %s; the path may differ):\n%s",
 			prevWhat, st.path, prevSite, formatPCs(st.pcs))
 	}

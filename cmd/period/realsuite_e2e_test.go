@@ -1376,8 +1376,8 @@ func TestSubtestModel(t *testing.T) {
 				}
 			}
 			for _, test := range []string{"TestSubtestGoroutineRace", "TestParallelSubtestsRace"} {
-				if s := sums[test]; len(s.Bugs) != 1 || s.Bugs[0].Kind != "race" {
-					t.Errorf("%s: want the race: %+v", test, s)
+				if s := sums[test]; len(s.Bugs) != 1 || s.Bugs[0].Kind != "race" || !strings.Contains(s.Bugs[0].Message, "stack of the earlier") {
+					t.Errorf("%s: want the race, with the earlier access's stack: %+v", test, s)
 				}
 			}
 			if s := sums["TestParallelSlots"]; len(s.Bugs) != 0 || s.Unconfirmed != 0 {
