@@ -85,8 +85,7 @@ func NumGoroutine() int {
 func GC() {
 	e := eng
 	if _, md := e.enter(); md == modeControl {
-		e.race.vars.clear()
-		e.mem.forget() // the sharing records hold their memory too (keep)
+		e.mem.forget() // the records hold the memory they describe (keep)
 		e.mu.Unlock()
 	}
 	runtime.GC()

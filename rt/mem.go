@@ -23,11 +23,16 @@ import (
 // fresh addresses (a parser in a dependency) gives the collector nothing to
 // scan.
 type addrInfo struct {
-	owner strategy.GID
+	owner strategy.GID // noOwner: only atomics and WaitGroups touched it so far
 	multi bool
 	n     uint8                 // sites recorded
 	sites [maxOwnerSites]uint32 // the owner's sites until the address becomes shared
+	race  uint32                // index in memState.vars plus one (0: no race state yet)
 }
+
+// noOwner is the owner of a record made for race detection alone (an
+// atomic's): the first plain access makes its goroutine the owner.
+const noOwner strategy.GID = -1
 
 const maxOwnerSites = 8
 
@@ -58,6 +63,7 @@ type memState struct {
 	recent    [256]recentLine // a direct-mapped cache in front of lines
 	sites     siteTab         // site strings to small ids
 	sharedIDs []uint8         // by site id: 0 not looked up in this run, 1 not shared, 2 shared
+	vars      raceVars        // race detection's state of the addresses, by addrInfo.race
 }
 
 // lineBytes is the size of a line of addresses (memState.lines); lineChunk
@@ -84,9 +90,6 @@ type recentLine struct {
 // its buffer) sees almost none of Period's.
 const infoChunk = 4096
 
-// addrInfoBlock is the block size of race detection's per-address state.
-const addrInfoBlock = 512
-
 // info returns the addrInfo of addr, made owned by owner if addr is new.
 // e.mu is held.
 func (m *memState) info(p unsafe.Pointer, owner strategy.GID) (*addrInfo, bool) {
@@ -104,7 +107,11 @@ func (m *memState) info(p unsafe.Pointer, owner strategy.GID) (*addrInfo, bool) 
 	slot := &m.lineChunks[(r.idx-1)/lineChunk][(r.idx-1)%lineChunk][addr-base]
 	if *slot != 0 {
 		i := *slot - 1
-		return &m.infos[i/infoChunk][i%infoChunk], false
+		info := &m.infos[i/infoChunk][i%infoChunk]
+		if info.owner == noOwner {
+			info.owner = owner
+		}
+		return info, false
 	}
 	if m.ninfo == maxAddrs {
 		m.forget()
@@ -150,6 +157,7 @@ func (m *memState) forget() {
 	clear(m.recent[:])
 	clear(m.keep)
 	m.keep = m.keep[:0]
+	m.vars.drop() // their indices were in the records
 }
 
 // siteID interns a site; sites are constant strings of the instrumented
@@ -210,6 +218,7 @@ func (m *memState) reset() {
 	if len(m.lineChunks) > 16 {
 		m.lineChunks = m.lineChunks[:16]
 	}
+	m.vars.trim(128)
 	if m.shared == nil {
 		m.shared = map[string]bool{}
 	}
@@ -290,7 +299,7 @@ func (e *engine) accessKeyPoint(site string, p unsafe.Pointer, write bool) {
 			// its accesses (goroutines started later happen after them):
 			// a long sequential test (a million map and tree operations)
 			// keeps no race state per address.
-			e.checkAccess(g, p, id, kind)
+			e.checkAccess(g, e.raceVarOf(info, p), id, kind)
 		}
 		info.note(id)
 		e.mu.Unlock()
@@ -308,7 +317,10 @@ func (e *engine) accessKeyPoint(site string, p unsafe.Pointer, write bool) {
 		e.polled(g, addr)
 	}
 	if e.race.on {
-		e.checkAccess(g, p, id, kind)
+		// Looked up again: while others ran, the records may have been
+		// dropped (maxAddrs) and info's slot given to another address.
+		info, _ := m.info(p, owner)
+		e.checkAccess(g, e.raceVarOf(info, p), id, kind)
 	}
 	e.mu.Unlock()
 }
@@ -488,8 +500,5 @@ func (e *engine) ownHeap() uint64 {
 	n := uint64(len(e.mem.infos)) * infoChunk * uint64(unsafe.Sizeof(addrInfo{}))
 	n += uint64(len(e.mem.lineChunks)) * lineChunk * uint64(unsafe.Sizeof(memLine{}))
 	n += uint64(max(len(e.mem.lines), e.mem.linesAt)) * mapEntry
-	vars := uint64(max(e.race.vars.n, e.race.vars.nAt))
-	varLines := uint64(max(len(e.race.vars.lines), e.race.vars.linesAt))
-	n += varLines * (mapEntry + uint64(unsafe.Sizeof(varLine{})))
-	return n + vars*uint64(unsafe.Sizeof(raceVar{})+unsafe.Sizeof(epoch{}))
+	return n + uint64(len(e.mem.vars.chunks))*raceVarChunk*uint64(unsafe.Sizeof(raceVar{})+unsafe.Sizeof(epoch{}))
 }

@@ -6,23 +6,31 @@ import (
 )
 
 // The estimate of Period's own records that decides a collection between
-// runs counts the race variables' lines (one array of lineBytes pointers
-// each), not only an entry per variable: a sparse buffer's first touches
-// cost a whole line each.
-func TestOwnHeapCountsRaceLines(t *testing.T) {
+// runs counts race detection's variables, whose chunks stay allocated
+// when the records are dropped (maxAddrs, runtime.GC) and are reused.
+func TestOwnHeapCountsRaceVars(t *testing.T) {
 	var e engine
-	const n = 64
+	e.mem.reset()
+	const n = 2 * raceVarChunk
 	buf := make([]byte, n*lineBytes)
+	base := e.ownHeap()
 	for i := range n {
-		e.race.newVar(unsafe.Pointer(&buf[i*lineBytes]))
+		e.raceVarAt(unsafe.Pointer(&buf[i*lineBytes]))
 	}
-	if got, lines := e.ownHeap(), uint64(n*unsafe.Sizeof(varLine{})); got < lines {
-		t.Errorf("ownHeap = %d bytes for %d race variables on %d lines, want at least the lines' %d", got, n, n, lines)
+	if got, vars := e.ownHeap()-base, uint64(n*unsafe.Sizeof(raceVar{})); got < vars {
+		t.Errorf("ownHeap grew by %d bytes for %d race variables, want at least their %d", got, n, vars)
 	}
-	// A clear keeps the room (Go maps do not shrink): the estimate stays.
 	before := e.ownHeap()
-	e.race.vars.clear()
+	e.mem.forget()
 	if after := e.ownHeap(); after < before*3/4 {
-		t.Errorf("ownHeap fell from %d to %d bytes after a clear", before, after)
+		t.Errorf("ownHeap fell from %d to %d bytes after the records were dropped", before, after)
+	}
+	// The dropped records' variables are reused, not added to.
+	chunks := len(e.mem.vars.chunks)
+	for i := range n {
+		e.raceVarAt(unsafe.Pointer(&buf[i*lineBytes]))
+	}
+	if len(e.mem.vars.chunks) != chunks {
+		t.Errorf("race variables took %d chunks after a drop, %d before", len(e.mem.vars.chunks), chunks)
 	}
 }

@@ -683,7 +683,6 @@ type raceState struct {
 	// outside Go's heap (a shared memory mapping).
 	atoms byAddr[vc]
 	chans map[*hchan]*chanClocks
-	vars  varTable
 	// outside is what goroutines outside control know, together: what
 	// they acquired on mixed channels (chanClocks.mixed).
 	outside vc
@@ -703,108 +702,72 @@ type raceState struct {
 	// a map by site string, looked up at every access, was an eighth of a
 	// table test's time.
 	stacks []siteStack
-
-	// raceVars and their first reads come from blocks, as addrInfo does
-	// (mem.go): first touches of fresh memory cost no allocation each.
-	varBlock  []raceVar
-	readBlock []epoch
 }
 
-// newVar registers a raceVar for p, with room for one read.
-func (r *raceState) newVar(p unsafe.Pointer) *raceVar {
-	if r.vars.n >= maxAddrs {
-		// Bounded as the sharing records are (maxAddrs): a race whose two
-		// accesses the drop separates is missed, none is invented (GC).
-		r.vars.clear()
+// raceVars holds race detection's per-address state in chunks, found by
+// the index that the address's sharing record keeps (addrInfo.race): one
+// look-up of a fresh address serves both, where a table of its own cost a
+// second map look-up and insertion per line of fresh memory (rtree's
+// goroutines each building large trees: docs/scale.md). Chunks are reused
+// from run to run, and a variable's first read has its room beside it,
+// so first touches of fresh memory cost no allocation each.
+type raceVars struct {
+	chunks [][]raceVar
+	reads  [][]epoch
+	n      uint32 // variables handed out since the last drop
+	most   uint32 // the most held before a drop (ownHeap)
+}
+
+const raceVarChunk = 512
+
+// at is variable i.
+func (t *raceVars) at(i uint32) *raceVar { return &t.chunks[i/raceVarChunk][i%raceVarChunk] }
+
+// add makes a fresh variable for the memory at p and returns its index.
+func (t *raceVars) add(p unsafe.Pointer) uint32 {
+	i := t.n
+	c, k := int(i/raceVarChunk), i%raceVarChunk
+	if c == len(t.chunks) {
+		t.chunks = append(t.chunks, make([]raceVar, raceVarChunk))
+		t.reads = append(t.reads, make([]epoch, raceVarChunk))
 	}
-	if len(r.varBlock) == 0 {
-		r.varBlock = make([]raceVar, addrInfoBlock)
-		r.readBlock = make([]epoch, addrInfoBlock)
-	}
-	v := &r.varBlock[0]
-	v.reads = r.readBlock[0:0:1]
-	v.foreign = !goMemory(p)
-	r.varBlock, r.readBlock = r.varBlock[1:], r.readBlock[1:]
-	r.vars.put(p, v)
-	return v
+	t.chunks[c][k] = raceVar{reads: t.reads[c][k : k : k+1], foreign: !goMemory(p)}
+	t.n++
+	return i
 }
 
-// varTable maps addresses to their race state by line of lineBytes, as
-// memState's records are found: one map key per line and a recent-line
-// cache in front, so that a loop over a fresh buffer does not pay a look-up
-// and an insertion in a map of up to maxAddrs keys per byte.
-type varTable struct {
-	lines map[uintptr]*varLine
-	n     int       // variables held
-	free  []varLine // lines allocated, not yet used
-	// nAt and linesAt are the most variables and lines held before a
-	// clear: the map keeps its room, and the records their blocks (ownHeap).
-	nAt, linesAt int
-	recent       [64]varRecent
-	// keep holds the memory of every variable in the table, as
-	// memState.keep does for plain accesses: a WaitGroup or an atomic that
-	// died and whose address the collector gave to a new object would
-	// otherwise pass its accesses on to the new one (a false race between
-	// two goroutines that each used a WaitGroup of their own).
-	keep []unsafe.Pointer
-}
-
-type varLine [lineBytes]*raceVar
-
-type varRecent struct {
-	base uintptr
-	l    *varLine
-}
-
-func (t *varTable) get(p unsafe.Pointer) *raceVar {
-	if l := t.line(uintptr(p), false); l != nil {
-		return l[uintptr(p)&(lineBytes-1)]
-	}
-	return nil
-}
-
-func (t *varTable) put(p unsafe.Pointer, v *raceVar) {
-	l := t.line(uintptr(p), true)
-	x := &l[uintptr(p)&(lineBytes-1)]
-	if *x == nil {
-		t.n++
-		t.keep = append(t.keep, p)
-	}
-	*x = v
-}
-
-// line returns addr's line, made if add and it has none.
-func (t *varTable) line(addr uintptr, add bool) *varLine {
-	base := addr &^ (lineBytes - 1)
-	r := &t.recent[(base/lineBytes^base>>12)%uintptr(len(t.recent))]
-	if r.base == base && r.l != nil {
-		return r.l
-	}
-	l := t.lines[base]
-	if l == nil {
-		if !add {
-			return nil
-		}
-		if len(t.free) == 0 {
-			t.free = make([]varLine, 64) // one allocation per 2,048 addresses
-		}
-		l, t.free = &t.free[0], t.free[1:]
-		if t.lines == nil {
-			t.lines = map[uintptr]*varLine{}
-		}
-		t.lines[base] = l
-	}
-	*r = varRecent{base, l}
-	return l
-}
-
-func (t *varTable) clear() {
-	t.nAt, t.linesAt = max(t.nAt, t.n), max(t.linesAt, len(t.lines))
-	clear(t.lines)
-	clear(t.keep)
-	t.keep = t.keep[:0]
+// drop forgets every variable (their records were dropped: memState.forget).
+func (t *raceVars) drop() {
+	t.most = max(t.most, t.n)
 	t.n = 0
-	t.recent = [len(t.recent)]varRecent{}
+}
+
+// trim lets chunks beyond keep go at the start of a run, as memState.reset
+// does with its records.
+func (t *raceVars) trim(keep int) {
+	t.drop()
+	if len(t.chunks) > keep {
+		clear(t.chunks[keep:])
+		t.chunks, t.reads = t.chunks[:keep], t.reads[:keep]
+	}
+	t.most = 0
+}
+
+// raceVarOf is the race state of the memory at p, whose sharing record is
+// info. e.mu is held.
+func (e *engine) raceVarOf(info *addrInfo, p unsafe.Pointer) *raceVar {
+	if info.race == 0 {
+		info.race = e.mem.vars.add(p) + 1
+	}
+	return e.mem.vars.at(info.race - 1)
+}
+
+// raceVarAt is the race state of the memory at p for an access that is
+// no plain read or write (an atomic, a WaitGroup's): its record claims no
+// owner. e.mu is held.
+func (e *engine) raceVarAt(p unsafe.Pointer) *raceVar {
+	info, _ := e.mem.info(p, noOwner)
+	return e.raceVarOf(info, p)
 }
 
 type siteStack struct {
@@ -814,19 +777,12 @@ type siteStack struct {
 
 func (r *raceState) reset(on bool) {
 	seen, stacks := r.seen, r.stacks
-	// What is left of the blocks goes on to the next run: a short schedule
-	// touches a few variables, and a fresh 48 KB block per run was most of
-	// what a run of a small test allocated.
-	varBlock, readBlock := r.varBlock, r.readBlock
-	keep := r.vars.keep
-	clear(keep)
 	ctxDoneClocks.mu.Lock()
 	ctxDoneClocks.on, ctxDoneClocks.m = on, byObject[hchan, ctxClock]{}
 	ctxDoneClocks.mu.Unlock()
 	*r = raceState{on: on, objs: byAddr[vc]{}, robjs: byObject[byte, vc]{}, atoms: byAddr[vc]{},
 		chans: map[*hchan]*chanClocks{}, seen: seen, stacks: stacks,
-		realWaiters: map[strategy.GID]bool{}, varBlock: varBlock, readBlock: readBlock,
-		vars: varTable{keep: keep[:0]}}
+		realWaiters: map[strategy.GID]bool{}}
 	if r.seen == nil {
 		r.seen = map[[2]string]bool{}
 	}
@@ -1090,11 +1046,7 @@ func (d *ctxDones) register(c *vctx, done chan struct{}) {
 // checkAccess looks for a race between g's access at site and earlier
 // accesses to the same variable that do not happen before it. kind is a
 // plain read or write, or one of the WaitGroup accesses (wgAccess).
-func (e *engine) checkAccess(g *gstate, p unsafe.Pointer, site uint32, kind accessKind) {
-	v := e.race.vars.get(p)
-	if v == nil {
-		v = e.race.newVar(p)
-	}
+func (e *engine) checkAccess(g *gstate, v *raceVar, site uint32, kind accessKind) {
 	if v.foreign {
 		return
 	}
@@ -1139,10 +1091,7 @@ func (e *engine) atomicAccess(g *gstate, p unsafe.Pointer, site string, kind acc
 	if kind != atomicStore {
 		g.vc.join(*e.race.atom(p))
 	}
-	v := e.race.vars.get(p)
-	if v == nil {
-		v = e.race.newVar(p)
-	}
+	v := e.raceVarAt(p)
 	if v.foreign {
 		// Not watched for races, but an atomic in C's memory (a
 		// reference count) still orders what goroutines do around it.
@@ -1185,7 +1134,7 @@ func (e *engine) wgAccess(g *gstate, wg unsafe.Pointer, site string, kind access
 	if e.race.on {
 		// Not the WaitGroup's own address (the key of its happens-before
 		// clock) but inside it, where no user code reads or writes.
-		e.checkAccess(g, unsafe.Add(wg, 1), e.mem.siteID(site), kind)
+		e.checkAccess(g, e.raceVarAt(unsafe.Add(wg, 1)), e.mem.siteID(site), kind)
 	}
 }
 
