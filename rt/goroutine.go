@@ -381,7 +381,10 @@ func (e *engine) endParallel(g *gstate) {
 		g.vc.tick(g.slot)
 	}
 	e.touch(e.parallelKey()) // its parallel subtests may take slots
-	e.releaseSlot(g)
+	h := slotHolder(g)
+	if h != nil {
+		e.releaseSlot(h)
+	}
 	kids := s.kids
 	g.p = pending{op: strategy.OpWGWait, site: g.lastSite, obj: kidsKey(s), ready: func() bool {
 		for _, k := range kids {
@@ -397,10 +400,44 @@ func (e *engine) endParallel(g *gstate) {
 			g.vc.join(k.vc)
 		}
 	}
+	if h != nil && h != g {
+		e.retakeSlot(g, h)
+	}
 	e.mu.Unlock()
 	for _, k := range kids {
 		<-k.sub.realDone // the failures of the subtests reach g's test
 	}
+}
+
+// slotHolder is the parallel (sub)test whose slot (sub)test g runs in: g
+// itself, or the parallel test that g is a sequential subtest of, at any
+// depth (package testing's t.Run hands its count on to the subtest). Nil
+// for the test itself and its sequential subtests, which Period does not
+// count.
+func slotHolder(g *gstate) *gstate {
+	for g != nil && g.sub != nil {
+		if g.sub.parallel {
+			return g
+		}
+		g = g.sub.parent
+	}
+	return nil
+}
+
+// retakeSlot: sequential subtest g of parallel test h gave h's slot up
+// while its own parallel subtests ran (endParallel) and takes one back
+// before it goes on, waiting for it if every slot is taken, as package
+// testing's tRunner does (waitParallel). Without the give-up, parallel
+// tests each running a sequential subtest with parallel subtests of its
+// own held every slot while waiting for grandchildren that needed one
+// (spf13/cast's table tests: a false deadlock). e.mu is held.
+func (e *engine) retakeSlot(g, h *gstate) {
+	if e.parRunning >= parallelLimit() {
+		g.p = pending{op: strategy.OpResume, site: g.lastSite, obj: e.parallelKey(), ready: func() bool { return e.parRunning < parallelLimit() }}
+		e.point(g)
+	}
+	e.parRunning++
+	h.sub.slot = true
 }
 
 // subtestExit ends subtest goroutine c; its parent p resumes as the current goroutine.

@@ -1367,8 +1367,8 @@ func TestSubtestModel(t *testing.T) {
 	for _, st := range []string{"period", "random", "pct", "dfs"} {
 		t.Run(st, func(t *testing.T) {
 			_, sums, stderr := periodJSON(t, "test", "-json", "-budget", "30", "-strategy", st, "-o", t.TempDir(), dir)
-			if len(sums) != 5 {
-				t.Fatalf("%d summaries, want 5: %s", len(sums), stderr)
+			if len(sums) != 6 {
+				t.Fatalf("%d summaries, want 6: %s", len(sums), stderr)
 			}
 			for _, test := range []string{"TestSequentialSubtests", "TestSubtestGoroutineOrdered"} {
 				if s := sums[test]; len(s.Bugs) != 0 || !s.Exhausted || s.Schedules != 1 || s.Steps > 10 {
@@ -1380,8 +1380,10 @@ func TestSubtestModel(t *testing.T) {
 					t.Errorf("%s: want the race, with the earlier access's stack: %+v", test, s)
 				}
 			}
-			if s := sums["TestParallelSlots"]; len(s.Bugs) != 0 || s.Unconfirmed != 0 {
-				t.Errorf("TestParallelSlots: want no verdict: %+v", s)
+			for _, test := range []string{"TestParallelSlots", "TestNestedParallelSlots"} {
+				if s := sums[test]; len(s.Bugs) != 0 || s.Unconfirmed != 0 {
+					t.Errorf("%s: want no verdict: %+v", test, s)
+				}
 			}
 		})
 	}

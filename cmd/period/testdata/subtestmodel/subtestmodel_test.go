@@ -122,3 +122,31 @@ func TestParallelSlots(t *testing.T) {
 		t.Fatalf("%d parallel subtests ran at once, -test.parallel allows %d", p, limit)
 	}
 }
+
+// TestNestedParallelSlots: parallel subtests, each running a sequential
+// subtest whose own subtests are parallel (spf13/cast's table tests).
+// The sequential subtest gives its parallel parent's slot up while its
+// parallel subtests run, as package testing does: with more parallel
+// subtests than slots, holding them would leave the grandchildren
+// waiting for ever.
+func TestNestedParallelSlots(t *testing.T) {
+	var ran atomic.Int32
+	for i := 0; i < 5; i++ {
+		t.Run(strconv.Itoa(i), func(t *testing.T) {
+			t.Parallel()
+			t.Run("seq", func(t *testing.T) {
+				for j := 0; j < 2; j++ {
+					t.Run(strconv.Itoa(j), func(t *testing.T) {
+						t.Parallel()
+						ran.Add(1)
+					})
+				}
+			})
+		})
+	}
+	t.Cleanup(func() {
+		if n := ran.Load(); n != 10 {
+			t.Errorf("%d grandchildren ran, want 10", n)
+		}
+	})
+}
