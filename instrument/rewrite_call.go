@@ -643,6 +643,11 @@ func isCleanupSig(sig *types.Signature) bool {
 	return ok && f.Params().Len() == 0 && f.Results().Len() == 0
 }
 
+// isNameSig reports whether sig is testing.TB.Name's: func() string.
+func isNameSig(sig *types.Signature) bool {
+	return sig.Params().Len() == 0 && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Typ[types.String])
+}
+
 // isTRunSig reports whether sig is testing.T.Run's: func(string,
 // func(*testing.T)) bool.
 func isTRunSig(sig *types.Signature) bool {
@@ -732,6 +737,15 @@ func (r *rewriter) specialMethod(c *ast.CallExpr, f *ast.SelectorExpr, sel *type
 		if fn.Pkg().Path() == "testing" && fn.Name() == "Name" && sig.Params().Len() == 0 {
 			// tb.Name() with tb a testing.TB: the name go test would give
 			out := r.hook(pos, "TName", r.expr(f.X))
+			out.Rparen = c.Rparen
+			return out
+		}
+		if fn.Name() == "Name" && fn.Pkg() != nil && fn.Pkg().Path() != "testing" && isNameSig(sig) {
+			// x.Name() through an interface of the program's that a
+			// *testing.T may satisfy (testify's failure messages, a
+			// snapshot library naming its files by test): the hook
+			// decides by the dynamic type.
+			out := r.hook(pos, "TNameAny", r.expr(f.X))
 			out.Rparen = c.Rparen
 			return out
 		}

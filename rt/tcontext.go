@@ -36,6 +36,15 @@ func TContext(site string, tb testing.TB) context.Context {
 // (instrument.DriverTest, then the test, then the schedule).
 const driverPrefix = "TestPeriodDriver/"
 
+// TNameAny is x.Name() through an interface of the program's: the name
+// go test would give if x is a test, else x's own.
+func TNameAny(x interface{ Name() string }) string {
+	if _, ok := x.(testing.TB); ok {
+		return TName(x)
+	}
+	return x.Name()
+}
+
 // TName is t.Name() as go test would give it: "TestX/sub", not
 // "TestPeriodDriver/TestX/s3/sub". Tests re-execute os.Args[0] with
 // -test.run=t.Name() (the subprocess idiom), and the user's TestX is in the

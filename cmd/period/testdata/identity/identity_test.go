@@ -31,6 +31,10 @@ func count(t *testing.T) {
 
 var lastTempDir string
 
+type named interface{ Name() string }
+
+func namer(x named) named { return x }
+
 func TestIdentity(t *testing.T) {
 	if !mainRan {
 		t.Error("TestMain did not run")
@@ -38,6 +42,17 @@ func TestIdentity(t *testing.T) {
 	if testing.Verbose() {
 		t.Error("testing.Verbose() is true without -v")
 	}
+	// Through an interface of the program's (testify's failure messages,
+	// a snapshot library naming its files by test), as through testing.TB.
+	var n interface{ Name() string } = t
+	if got := n.Name(); got != "TestIdentity" {
+		t.Errorf("Name() through an interface = %q, want TestIdentity", got)
+	}
+	t.Run("sub", func(t *testing.T) {
+		if got := namer(t).Name(); got != "TestIdentity/sub" {
+			t.Errorf("Name() through an interface = %q, want TestIdentity/sub", got)
+		}
+	})
 	if _, err := os.Stat("identity_test.go"); err != nil {
 		t.Errorf("the test does not run in its package directory: %v", err)
 	}
