@@ -123,6 +123,10 @@ type gstate struct {
 	// real time.
 	childWait bool
 	childAt   time.Time
+	// inTRun: it waits in t.Run for package testing to end a subtest
+	// for real (TRun): Period's own wait, short (a TempDir's removal),
+	// which the watchdog must not take for the program's and detach.
+	inTRun bool
 
 	inCand    bool        // in e.rs.cand (ready.go)
 	fast      bool        // parked at an operation always ready: in e.rs.en without being a candidate
@@ -2281,7 +2285,7 @@ func (e *engine) watchdog() (stop func()) {
 			return true
 		}
 		probed = lastProgress
-		if g := e.cur; g != nil && e.transit == 0 && !e.settlingOutside {
+		if g := e.cur; g != nil && !g.inTRun && e.transit == 0 && !e.settlingOutside {
 			blocked := waitsForOthers(g.goid)
 			probeAfter = max(quickTick, probeCostFactor*time.Since(now))
 			if blocked {
@@ -2346,7 +2350,7 @@ func (e *engine) watchdog() (stop func()) {
 		if lookedStall != stalledSince {
 			lookedStall, lookGap = stalledSince, limit/50
 		}
-		if g := e.cur; g != nil && e.transit == 0 && !e.settlingOutside && now.Sub(stalledSince) >= lookGap {
+		if g := e.cur; g != nil && !g.inTRun && e.transit == 0 && !e.settlingOutside && now.Sub(stalledSince) >= lookGap {
 			// Each look dumps every goroutine's stack (milliseconds with
 			// hundreds of goroutines): a current goroutine that computes
 			// long is looked at after twice as long each time.

@@ -196,6 +196,7 @@ func TRun(site string, t *testing.T, name string, f func(*testing.T)) bool {
 	e.cur = c
 	g.status = gSubtest
 	g.p.site = site
+	g.inTRun = true
 	exited := e.exited
 	exited.Add(2) // the subtest goroutine and the helper calling t.Run
 	periodLive.Add(2)
@@ -242,12 +243,21 @@ func TRun(site string, t *testing.T, name string, f func(*testing.T)) bool {
 		parallel = true
 	}
 	e.mu.Lock()
+	g.inTRun = false
 	if g.abort || e.finished {
 		g.status = gDone
 		e.mu.Unlock()
 		g.unwind()
 	}
-	if e.cur != g {
+	if g.status == gDetached {
+		// While package testing ended the subtest for real, g was
+		// detached (inTRun keeps the watchdog's looks off it; this is
+		// for any other way): it comes back as from any wait outside
+		// control, or it would wait in park for a turn nobody gives a
+		// detached goroutine (goccy/go-json's benchcheck: a false hang
+		// after a TempDir's removal of a repository took milliseconds).
+		e.keyPoint(g, strategy.OpYield, site, nil)
+	} else if e.cur != g {
 		e.park(g) // subtestExit left g parked: another goroutine is current
 	}
 	if parallel {

@@ -1359,6 +1359,21 @@ func TestTestsDrawTheirOwnRandomNumbers(t *testing.T) {
 // subtests still race. Parallel subtests run -test.parallel at a time (at
 // least two), as under go test: all twelve ran at once before, a confirmed
 // false fail of TestParallelSlots.
+// TestSlowRealCleanupIsNoHang: package testing removes a subtest's
+// TempDir after the subtest's function returns, while the parent waits in
+// t.Run; a removal of milliseconds made the watchdog detach the parent,
+// which was then never resumed (a false hang on the code before).
+func TestSlowRealCleanupIsNoHang(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/slowcleanup")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "2", "-o", t.TempDir(), dir)
+	if s := sums["TestSubtestSlowRealCleanup"]; code != 0 || len(s.Bugs) != 0 || s.Abandoned != 0 || s.Schedules < 1 {
+		t.Fatalf("exit %d, %+v, want exit 0 and no verdict: %s", code, s, stderr)
+	}
+}
+
 func TestSubtestModel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a program")

@@ -1,0 +1,3 @@
+module example.com/slowcleanup
+
+go 1.24
