@@ -413,10 +413,14 @@ func (e *engine) endParallel(g *gstate) {
 	if h != nil && h != g {
 		e.retakeSlot(g, h)
 	}
+	g.inTRun = true // the wait below is Period's own, as in TRun
 	e.mu.Unlock()
 	for _, k := range kids {
 		<-k.sub.realDone // the failures of the subtests reach g's test
 	}
+	e.mu.Lock()
+	g.inTRun = false
+	e.mu.Unlock()
 }
 
 // slotHolder is the parallel (sub)test whose slot (sub)test g runs in: g
