@@ -2424,6 +2424,19 @@ func (e *engine) watchdog() (stop func()) {
 						e.exitIfStuck(g, e.outsideWait, where, false)
 						break
 					}
+					if st, status := stackAndStatus(g.goid); st != nil && !runningStatus(status) {
+						// It does not run: it waits, where realBlocked
+						// does not count a wait as the program's (inside
+						// Period: a turn nobody gives it). A wait is no
+						// spin: the schedule is abandoned without a
+						// verdict (goccy/go-json's benchcheck: a test
+						// detached while waiting in t.Run was called
+						// spinning, its subtests' child processes having
+						// used the CPU).
+						e.outsideWait = fmt.Sprintf("goroutine g%s waited (%s) for over %v inside Period without being resumed (a defect of Period's: please report it)%s", g.path, status, e.cfg.hangAfter, afterSite(g))
+						e.exitIfStuck(g, e.outsideWait, where, false)
+						break
+					}
 					if cpu, ok := processCPU(); ok && cpu-idleCPU < e.cfg.hangAfter {
 						// A spin uses a processor the whole time: this
 						// process has had less than hangAfter of CPU
