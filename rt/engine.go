@@ -2420,6 +2420,12 @@ func (e *engine) watchdog() (stop func()) {
 							e.mu.Unlock()
 							return true
 						}
+						if e.hookCount() != idleHooks {
+							// It ran instrumented code too (a parse of
+							// megabytes): the sample only caught it in
+							// the runtime or the standard library.
+							in = "the program's code and " + in
+						}
 						e.outsideWait = fmt.Sprintf("goroutine g%s computed for over %v in %s without returning%s", g.path, busyHangFactor*e.cfg.hangAfter, in, afterSite(g))
 						e.exitIfStuck(g, e.outsideWait, where, false)
 						break
