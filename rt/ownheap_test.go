@@ -34,3 +34,23 @@ func TestOwnHeapCountsRaceVars(t *testing.T) {
 		t.Errorf("race variables took %d chunks after a drop, %d before", len(e.mem.vars.chunks), chunks)
 	}
 }
+
+// A record that race detection makes for an atomic or a WaitGroup has no
+// owner: the first plain access makes its goroutine the owner, as if the
+// record were new, so atomics change no sharing decision.
+func TestAtomicRecordHasNoOwner(t *testing.T) {
+	var e engine
+	e.mem.reset()
+	x := new(int64)
+	v := e.raceVarAt(unsafe.Pointer(x))
+	info, fresh := e.mem.info(unsafe.Pointer(x), 3)
+	if fresh || info.owner != 3 || info.multi {
+		t.Fatalf("after an atomic's record, a plain access by G3 found %+v (fresh %v), want it owned by G3", *info, fresh)
+	}
+	if got := e.raceVarOf(info, unsafe.Pointer(x)); got != v {
+		t.Errorf("the plain access found another race variable than the atomic's")
+	}
+	if info, _ := e.mem.info(unsafe.Pointer(x), 4); info.owner != 3 {
+		t.Errorf("a second goroutine's access made G%d the owner, want G3 kept", info.owner)
+	}
+}
