@@ -715,7 +715,6 @@ type raceVars struct {
 	chunks [][]raceVar
 	reads  [][]epoch
 	n      uint32 // variables handed out since the last drop
-	most   uint32 // the most held before a drop (ownHeap)
 }
 
 const raceVarChunk = 512
@@ -737,10 +736,7 @@ func (t *raceVars) add(p unsafe.Pointer) uint32 {
 }
 
 // drop forgets every variable (their records were dropped: memState.forget).
-func (t *raceVars) drop() {
-	t.most = max(t.most, t.n)
-	t.n = 0
-}
+func (t *raceVars) drop() { t.n = 0 }
 
 // trim lets chunks beyond keep go at the start of a run, as memState.reset
 // does with its records.
@@ -750,7 +746,6 @@ func (t *raceVars) trim(keep int) {
 		clear(t.chunks[keep:])
 		t.chunks, t.reads = t.chunks[:keep], t.reads[:keep]
 	}
-	t.most = 0
 }
 
 // raceVarOf is the race state of the memory at p, whose sharing record is
