@@ -305,6 +305,11 @@ type engine struct {
 	// keeps calling them runs instrumented code (slowly, on a loaded
 	// machine), which the watchdog tells from a spin without any.
 	detachedHooks int64
+	// workHooks is detachedHooks at the last look of detachedWorking
+	// (-1: a goroutine was just detached computing), workFrom when that
+	// work began.
+	workHooks     int64
+	workFrom      time.Time
 	alts          int                    // decisions of this run with more than one goroutine enabled
 	everDetached  bool                   // a goroutine of this run was detached (ran outside control)
 	randSrc       *lockedSource          // the run's source of math/rand and math/rand/v2, made at first use (rand.go)
@@ -710,6 +715,23 @@ func (e *engine) decide(from *gstate) {
 			// it is no reason to give a run up as silent.
 			known := waitedFor || e.bgPaced()
 			fresh := !known && !e.rootDone && e.freshOutside()
+			if e.detached > 0 && !e.bubble && e.detachedWorking() {
+				// A detached goroutine computes in instrumented code: its
+				// work moves the clock (accessesPerNs), as it did while it
+				// was current, and a timer fires when the work reaches it,
+				// not at a jump. A 4 s deadline set against work of 0.1 s
+				// natively, a hundred times as long in real time under
+				// Period, fired at the jump (twmb/avro's DoS batteries:
+				// "did not return within 4s").
+				e.workDrift()
+				if e.dueNow() {
+					continue
+				}
+				e.cur = nil
+				e.goIdle()
+				e.decideAfter(detachedWorkLook)
+				return
+			}
 			if waitedFor && !e.rootDone && e.outsideSilent() {
 				e.abandonSilent()
 				return
@@ -2232,8 +2254,37 @@ func (e *engine) detachCurrent(g *gstate, blocked bool) {
 	g.status = gDetached
 	e.detached++
 	e.everDetached = true
+	if !blocked {
+		e.workHooks, e.workFrom = -1, time.Now() // it may be computing (detachedWorking)
+	}
 	e.cur = nil
 	e.decide(nil)
+}
+
+// detachedWorkLook is how often the engine looks whether a detached
+// goroutine still computes in instrumented code (detachedWorking).
+const detachedWorkLook = 10 * time.Millisecond
+
+// workHoldFactor times the hang limit is how long a detached goroutine's
+// work holds the clock (detachedWorking): work that takes longer under
+// Period (a hundred to a few hundred times its native time) meets a
+// deadline set against it; a shorter hold made false failures of
+// twmb/avro's DoS batteries on a loaded machine.
+const workHoldFactor = busyHangFactor - 2
+
+// detachedWorking tells whether a detached goroutine has called hooks
+// since the last look, detachedWorkLook ago (or was just detached
+// computing), for less than workHoldFactor times the hang limit of real
+// time: past that, the clock jumps again, so that a computation that never
+// ends (a spin on the goroutine's own memory) still meets its test's
+// timeout, and the test fails as it does natively, before the watchdog
+// gives the busy goroutine up (busyHangFactor) and the run with it.
+// e.mu is held.
+func (e *engine) detachedWorking() bool {
+	h := e.detachedHooks
+	working := h != e.workHooks && time.Since(e.workFrom) < workHoldFactor*e.cfg.hangAfter
+	e.workHooks = h
+	return working
 }
 
 // watchdog detaches a current goroutine that runs too long without reaching a

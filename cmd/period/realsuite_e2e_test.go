@@ -1374,6 +1374,20 @@ func TestSlowRealCleanupIsNoHang(t *testing.T) {
 	}
 }
 
+// TestDetachedWorkMovesTheClock: a goroutine computing for seconds of
+// real time (detached) while the test waits on a deadline moves the clock
+// by its work, not by a jump to the deadline (a false fail before).
+func TestDetachedWorkMovesTheClock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a program")
+	}
+	dir, _ := filepath.Abs("testdata/detachedwork")
+	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "1", "-o", t.TempDir(), dir)
+	if s := sums["TestWorkBeforeDeadline"]; code != 0 || len(s.Bugs) != 0 || s.Abandoned != 0 || s.Schedules != 1 {
+		t.Fatalf("exit %d, %+v, want exit 0 and no verdict: %s", code, s, stderr)
+	}
+}
+
 func TestSubtestModel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a program")

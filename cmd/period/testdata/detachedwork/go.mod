@@ -1,0 +1,3 @@
+module example.com/detachedwork
+
+go 1.24
