@@ -715,14 +715,15 @@ func (e *engine) decide(from *gstate) {
 			// it is no reason to give a run up as silent.
 			known := waitedFor || e.bgPaced()
 			fresh := !known && !e.rootDone && e.freshOutside()
-			if e.detached > 0 && !e.bubble && e.detachedWorking() {
+			if e.detached > 0 && !e.bubble && !e.rootDone && e.detachedWorking() {
 				// A detached goroutine computes in instrumented code: its
 				// work moves the clock (accessesPerNs), as it did while it
 				// was current, and a timer fires when the work reaches it,
 				// not at a jump. A 4 s deadline set against work of 0.1 s
 				// natively, a hundred times as long in real time under
 				// Period, fired at the jump (twmb/avro's DoS batteries:
-				// "did not return within 4s").
+				// "did not return within 4s"). Once the test has
+				// returned, no deadline of its own is left to meet.
 				e.workDrift()
 				if e.dueNow() {
 					continue
