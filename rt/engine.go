@@ -308,17 +308,18 @@ type engine struct {
 	// workHooks is detachedHooks at the last look of detachedWorking
 	// (-1: a goroutine was just detached computing), workFrom when that
 	// work began.
-	workHooks     int64
-	workFrom      time.Time
-	alts          int                    // decisions of this run with more than one goroutine enabled
-	everDetached  bool                   // a goroutine of this run was detached (ran outside control)
-	randSrc       *lockedSource          // the run's source of math/rand and math/rand/v2, made at first use (rand.go)
-	bubbleAt      int64                  // the clock when the synctest bubble began
-	forced        int                    // decisions in this run where fairness overrode the strategy (unfairBound)
-	lastEffect    int                    // the last step whose operation can change state (not a poll: Op.IsPoll)
-	pollYields    int                    // yields, selects and try-locks since lastEffect
-	progress      atomic.Int64           // steps taken, read by the watchdog
-	inSubtest     atomic.Pointer[string] // the subtest started last and still running, for progress lines (TRun)
+	workHooks    int64
+	workFrom     time.Time
+	workDetach   bool                   // a goroutine was detached computing, not blocked, since detached was last 0
+	alts         int                    // decisions of this run with more than one goroutine enabled
+	everDetached bool                   // a goroutine of this run was detached (ran outside control)
+	randSrc      *lockedSource          // the run's source of math/rand and math/rand/v2, made at first use (rand.go)
+	bubbleAt     int64                  // the clock when the synctest bubble began
+	forced       int                    // decisions in this run where fairness overrode the strategy (unfairBound)
+	lastEffect   int                    // the last step whose operation can change state (not a poll: Op.IsPoll)
+	pollYields   int                    // yields, selects and try-locks since lastEffect
+	progress     atomic.Int64           // steps taken, read by the watchdog
+	inSubtest    atomic.Pointer[string] // the subtest started last and still running, for progress lines (TRun)
 	// outsideSelects holds, per goroutine outside control in a select
 	// without default, the channels the engine looks at while it blocks
 	// (watchOutsideSelect) and those SelectDone releases (outsideChan);
@@ -2218,6 +2219,7 @@ func (e *engine) undetach() {
 	e.detached--
 	if e.detached == 0 {
 		e.realAnchor, e.waitedReal = time.Time{}, 0
+		e.workDetach = false
 	}
 }
 
@@ -2256,7 +2258,9 @@ func (e *engine) detachCurrent(g *gstate, blocked bool) {
 	e.detached++
 	e.everDetached = true
 	if !blocked {
-		e.workHooks, e.workFrom = -1, time.Now() // it may be computing (detachedWorking)
+		// It may be computing (detachedWorking): not a goroutine detached
+		// for real I/O, whose hooks after the wait are no long work.
+		e.workDetach, e.workHooks, e.workFrom = true, -1, time.Now()
 	}
 	e.cur = nil
 	e.decide(nil)
@@ -2283,7 +2287,7 @@ const workHoldFactor = busyHangFactor - 2
 // e.mu is held.
 func (e *engine) detachedWorking() bool {
 	h := e.detachedHooks
-	working := h != e.workHooks && time.Since(e.workFrom) < workHoldFactor*e.cfg.hangAfter
+	working := e.workDetach && h != e.workHooks && time.Since(e.workFrom) < workHoldFactor*e.cfg.hangAfter
 	e.workHooks = h
 	return working
 }
