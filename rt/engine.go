@@ -310,6 +310,7 @@ type engine struct {
 	// work began.
 	workHooks    int64
 	workFrom     time.Time
+	workSeen     time.Time              // when the last look found new hooks
 	workDetach   bool                   // a goroutine was detached computing, not blocked, since detached was last 0
 	alts         int                    // decisions of this run with more than one goroutine enabled
 	everDetached bool                   // a goroutine of this run was detached (ran outside control)
@@ -2260,7 +2261,7 @@ func (e *engine) detachCurrent(g *gstate, blocked bool) {
 	if !blocked {
 		// It may be computing (detachedWorking): not a goroutine detached
 		// for real I/O, whose hooks after the wait are no long work.
-		e.workDetach, e.workHooks, e.workFrom = true, -1, time.Now()
+		e.workDetach, e.workHooks, e.workFrom, e.workSeen = true, -1, time.Now(), time.Now()
 	}
 	e.cur = nil
 	e.decide(nil)
@@ -2277,20 +2278,27 @@ const detachedWorkLook = 10 * time.Millisecond
 // twmb/avro's DoS batteries on a loaded machine.
 const workHoldFactor = busyHangFactor - 2
 
-// detachedWorking tells whether a detached goroutine has called hooks
-// since the last look, detachedWorkLook ago (or was just detached
-// computing), for less than workHoldFactor times the hang limit of real
+// detachedWorking tells whether a goroutine detached computing has called
+// hooks within the last workQuiet (it was looked at every
+// detachedWorkLook), for less than workHoldFactor times the hang limit of real
 // time: past that, the clock jumps again, so that a computation that never
 // ends (a spin on the goroutine's own memory) still meets its test's
 // timeout, and the test fails as it does natively, before the watchdog
 // gives the busy goroutine up (busyHangFactor) and the run with it.
 // e.mu is held.
 func (e *engine) detachedWorking() bool {
-	h := e.detachedHooks
-	working := e.workDetach && h != e.workHooks && time.Since(e.workFrom) < workHoldFactor*e.cfg.hangAfter
-	e.workHooks = h
-	return working
+	now := time.Now()
+	if h := e.detachedHooks; h != e.workHooks {
+		e.workHooks, e.workSeen = h, now
+	}
+	return e.workDetach && now.Sub(e.workSeen) < workQuiet && now.Sub(e.workFrom) < workHoldFactor*e.cfg.hangAfter
 }
+
+// workQuiet is how long a detached goroutine may call no hook before its
+// work no longer holds the clock: on a loaded machine a computing
+// goroutine can wait that long for a processor (10 ms was not enough:
+// a spin past a deadline lost its hold in the middle of a full test run).
+const workQuiet = 250 * time.Millisecond
 
 // watchdog detaches a current goroutine that runs too long without reaching a
 // key point, so that the others can go on; a run with nothing left but
