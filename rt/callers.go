@@ -364,11 +364,22 @@ func fitStack(stack func([]byte) int) []byte {
 
 // onlyRuntime reports whether a goroutine block's kept lines (function and
 // file lines) name the runtime's functions only.
+//
+// A lock's frames count as the runtime's: an engine timer waiting for
+// e.mu, held by the listing itself, shows sync.(*Mutex).Lock and
+// internal/sync's frames above Period's (introspect's
+// TestSubtestListsGoroutines saw one in a full test run).
 func onlyRuntime(lines []string) bool {
 	for _, l := range lines {
-		if !strings.HasPrefix(l, "\t") && !strings.HasPrefix(l, "runtime.") && !strings.HasPrefix(l, "runtime/") {
+		if !strings.HasPrefix(l, "\t") && !strings.HasPrefix(l, "runtime.") && !strings.HasPrefix(l, "runtime/") && !lockFrame(l) {
 			return false
 		}
 	}
 	return true
+}
+
+// lockFrame reports whether a dump's function line is in sync.Mutex's or
+// sync.RWMutex's lock path.
+func lockFrame(l string) bool {
+	return strings.HasPrefix(l, "internal/sync.") || strings.HasPrefix(l, "sync.(*Mutex).") || strings.HasPrefix(l, "sync.(*RWMutex).")
 }

@@ -40,6 +40,18 @@ func TestStackViewDropsEngineTimers(t *testing.T) {
 	if v, ok := goStackView(readingID, nil, nil, nil); ok {
 		t.Errorf("engine timer reading its id kept:\n%s", v)
 	}
+	// Or waiting for e.mu, which the listing holds: the lock's frames
+	// are above Period's (a full test run saw it).
+	waitingLock := "goroutine 22 [runnable]:\n" +
+		"internal/sync.runtime_SemacquireMutex(0x0?, 0x0?, 0x0?)\n\t/usr/local/go/src/runtime/sema.go:95 +0x25\n" +
+		"internal/sync.(*Mutex).lockSlow(0x1d9718f6a000)\n\t/usr/local/go/src/internal/sync/mutex.go:149 +0x15d\n" +
+		"internal/sync.(*Mutex).Lock(...)\n\t/usr/local/go/src/internal/sync/mutex.go:70\n" +
+		"sync.(*Mutex).Lock(...)\n\t/usr/local/go/src/sync/mutex.go:46\n" +
+		"github.com/period-dev/period/rt.(*engine).decideAfter.func1()\n\t/src/rt/engine.go:1975 +0x2b\n" +
+		"created by time.goFunc\n\t/usr/local/go/src/time/sleep.go:215 +0x2d"
+	if v, ok := goStackView(waitingLock, nil, nil, nil); ok {
+		t.Errorf("engine timer waiting for the engine's lock kept:\n%s", v)
+	}
 	userTimer := "goroutine 1348 [chan receive]:\n" +
 		"example.com/p.f.func1()\n\t/src/p/p.go:10 +0x2b\n" +
 		"created by time.goFunc\n\t/usr/local/go/src/time/sleep.go:215 +0x2d"
