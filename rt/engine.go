@@ -305,9 +305,8 @@ type engine struct {
 	// keeps calling them runs instrumented code (slowly, on a loaded
 	// machine), which the watchdog tells from a spin without any.
 	detachedHooks int64
-	// workHooks is detachedHooks at the last look of detachedWorking
-	// (-1: a goroutine was just detached computing), workFrom when that
-	// work began.
+	// workHooks is detachedHooks at the last look of detachedWorking (or
+	// at the detach), workFrom when that work began.
 	workHooks    int64
 	workFrom     time.Time
 	workSeen     time.Time              // when the last look found new hooks
@@ -2261,7 +2260,8 @@ func (e *engine) detachCurrent(g *gstate, blocked bool) {
 	if !blocked {
 		// It may be computing (detachedWorking): not a goroutine detached
 		// for real I/O, whose hooks after the wait are no long work.
-		e.workDetach, e.workHooks, e.workFrom, e.workSeen = true, -1, time.Now(), time.Now()
+		now := time.Now()
+		e.workDetach, e.workHooks, e.workFrom, e.workSeen = true, e.detachedHooks, now, now
 	}
 	e.cur = nil
 	e.decide(nil)

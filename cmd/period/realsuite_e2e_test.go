@@ -1352,42 +1352,30 @@ func TestTestsDrawTheirOwnRandomNumbers(t *testing.T) {
 	}
 }
 
-// Subtests that t.Run runs one at a time are one thread of control with
-// their parent: a sequential test with subtests has a single schedule and
-// keeps no race state (a regexp parser's table test had 20 schedules of 1.4
-// million steps, 28 s each), while a subtest's goroutine or parallel
-// subtests still race. Parallel subtests run -test.parallel at a time (at
-// least two), as under go test: all twelve ran at once before, a confirmed
-// false fail of TestParallelSlots.
 // TestSlowRealCleanupIsNoHang: package testing removes a subtest's
 // TempDir after the subtest's function returns, while the parent waits in
 // t.Run; a removal of milliseconds made the watchdog detach the parent,
 // which was then never resumed (a false hang on the code before).
 func TestSlowRealCleanupIsNoHang(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and explores a program")
-	}
-	dir, _ := filepath.Abs("testdata/slowcleanup")
-	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "2", "-o", t.TempDir(), dir)
-	if s := sums["TestSubtestSlowRealCleanup"]; code != 0 || len(s.Bugs) != 0 || s.Abandoned != 0 || s.Schedules < 1 {
-		t.Fatalf("exit %d, %+v, want exit 0 and no verdict: %s", code, s, stderr)
-	}
+	checkLangProgram(t, "testdata/slowcleanup", 1, nil, "-budget", "2")
 }
 
 // TestDetachedWorkMovesTheClock: a goroutine computing for seconds of
 // real time (detached) while the test waits on a deadline moves the clock
 // by its work, not by a jump to the deadline (a false fail before).
 func TestDetachedWorkMovesTheClock(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and explores a program")
-	}
-	dir, _ := filepath.Abs("testdata/detachedwork")
-	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "1", "-o", t.TempDir(), dir)
-	if s := sums["TestWorkBeforeDeadline"]; code != 0 || len(s.Bugs) != 0 || s.Abandoned != 0 || s.Schedules != 1 {
-		t.Fatalf("exit %d, %+v, want exit 0 and no verdict: %s", code, s, stderr)
-	}
+	checkLangProgram(t, "testdata/detachedwork", 1, nil, "-budget", "1")
 }
 
+// Subtests that t.Run runs one at a time are one thread of control with
+// their parent: a sequential test with subtests has a single schedule and
+// keeps no race state (a regexp parser's table test had 20 schedules of 1.4
+// million steps, 28 s each), while a subtest's goroutine or parallel
+// subtests still race. Parallel subtests run -test.parallel at a time (at
+// least two), as under go test: all twelve ran at once before, a confirmed
+// false fail of TestParallelSlots. A sequential subtest of a parallel test
+// gives its slot up while its own parallel subtests run (cast's false
+// deadlocks, TestNestedParallelSlots).
 func TestSubtestModel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a program")
