@@ -485,7 +485,8 @@ func (r *rewriter) casDone(c *ast.CallExpr, hook string) *ast.CallExpr {
 // randCall rewrites a call of a top-level function of math/rand or
 // math/rand/v2 that draws a number to draw it from the run's source
 // (rt/rand.go): rand.Intn(n) => rt.MathRand().Intn(n), rand.N(d) =>
-// rt.RandN(d). Constructors (New, NewSource, NewPCG...) are left alone.
+// rt.RandN(d), rand.Seed(s) => rt.RandSeed(s). Constructors (New,
+// NewSource, NewPCG...) are left alone.
 func (r *rewriter) randCall(c *ast.CallExpr, fun ast.Expr, fn *types.Func) *ast.CallExpr {
 	pos := c.Pos()
 	v2 := fn.Pkg().Path() == "math/rand/v2"
@@ -497,6 +498,12 @@ func (r *rewriter) randCall(c *ast.CallExpr, fun ast.Expr, fn *types.Func) *ast.
 			ix.X = out.Fun
 			out.Fun = ix
 		}
+		return out
+	}
+	if !v2 && fn.Name() == "Seed" {
+		r.args(c)
+		out := r.hook(pos, "RandSeed", c.Args...)
+		out.Rparen = c.Rparen
 		return out
 	}
 	obj := fn.Pkg().Scope().Lookup("Rand")

@@ -313,7 +313,8 @@ type engine struct {
 	workDetach   bool                   // a goroutine was detached computing, not blocked, since detached was last 0
 	alts         int                    // decisions of this run with more than one goroutine enabled
 	everDetached bool                   // a goroutine of this run was detached (ran outside control)
-	randSrc      *lockedSource          // the run's source of math/rand and math/rand/v2, made at first use (rand.go)
+	randSrc      *lockedSource          // the run's source of map order, crypto/rand and math/rand/v2, made at first use (rand.go)
+	mathRandSrc  *lockedSource          // the run's source of math/rand, made at first use or by its Seed
 	bubbleAt     int64                  // the clock when the synctest bubble began
 	forced       int                    // decisions in this run where fairness overrode the strategy (unfairBound)
 	lastEffect   int                    // the last step whose operation can change state (not a poll: Op.IsPoll)
@@ -1099,7 +1100,7 @@ func (e *engine) ready(g *gstate) bool {
 // control or in parallel (-parallel's free goroutines). Every other
 // schedule would repeat it.
 func (e *engine) onlySchedule() bool {
-	return e.alts == 0 && e.releaser == nil && len(e.choices) == 0 && e.randSrc == nil && e.outside == 0 && !e.everDetached &&
+	return e.alts == 0 && e.releaser == nil && len(e.choices) == 0 && e.randSrc == nil && e.mathRandSrc == nil && e.outside == 0 && !e.everDetached &&
 		e.outsideWait == "" && !e.cut
 }
 

@@ -552,7 +552,7 @@ func (e *engine) resetRun(idx int) {
 	e.bubble, e.drift, e.nowStreak, e.nowSince, e.loads, e.jumpTo = false, 0, 0, 0, 0, 0
 	clear(e.spinners)
 	e.spinners, e.spinParked = e.spinners[:0], 0
-	e.randSrc, e.alts, e.everDetached = nil, 0, false
+	e.randSrc, e.mathRandSrc, e.alts, e.everDetached = nil, nil, 0, false
 	e.graceFrom, e.graceStep, e.childFrom = time.Time{}, 0, time.Time{}
 	e.realAnchor, e.vAnchor, e.anchorOutside, e.waitedReal = time.Time{}, 0, false, 0
 	e.gcAt = time.Time{}

@@ -64,11 +64,67 @@ func nameHash(name string) uint64 {
 	return h
 }
 
-// MathRand is what math/rand's top-level functions draw from: the run's
-// source for a controlled goroutine, the process's otherwise.
+// MathRand is what math/rand's top-level functions draw from: for a
+// controlled goroutine the run's math/rand source, a stream of its own that
+// map iteration order and crypto/rand never draw from (natively they do not
+// touch math/rand's global source either: sprig's TestShuffle seeds it with
+// 1 and expects the shuffle of that seed, and a map range between the Seed
+// and the shuffle took one number from it); otherwise the process's global
+// source, as natively.
 func MathRand() *rand.Rand {
-	return rand.New(randSource())
+	e := eng
+	_, md := e.enter()
+	if md != modeControl {
+		return rand.New(globalSource{})
+	}
+	defer e.mu.Unlock()
+	if e.mathRandSrc == nil {
+		e.mathRandSrc = &lockedSource{src: rand.NewSource(e.runSeed() ^ mathRandStream).(rand.Source64)}
+	}
+	return rand.New(e.mathRandSrc)
 }
+
+// mathRandStream tells the run's math/rand stream from its other one.
+const mathRandStream = 0x2545f4914f6cdd1d
+
+// RandSeed is math/rand's Seed. It seeds the process's global source, as
+// natively (code Period does not rewrite draws from it), and, if that took
+// effect, the run's math/rand source too, so that a test that seeds and
+// expects the sequence of its seed gets it. Since Go 1.24 Seed does nothing
+// when the main module says go 1.24 or later (GODEBUG randseednop): then
+// the run's source is left alone too.
+func RandSeed(seed int64) {
+	if !seedGlobal(seed) {
+		return
+	}
+	e := eng
+	_, md := e.enter()
+	if md != modeControl {
+		return
+	}
+	defer e.mu.Unlock()
+	e.mathRandSrc = &lockedSource{src: rand.NewSource(seed).(rand.Source64)}
+}
+
+// seedGlobal seeds math/rand's global source and tells whether that took
+// effect, by its first number, and seeds it again to rewind it.
+func seedGlobal(seed int64) bool {
+	rand.Seed(seed)
+	if rand.Int63() != rand.NewSource(seed).Int63() {
+		return false
+	}
+	rand.Seed(seed)
+	return true
+}
+
+// globalSource is math/rand's global source.
+type globalSource struct{}
+
+func (globalSource) Int63() int64 { return rand.Int63() }
+
+func (globalSource) Uint64() uint64 { return rand.Uint64() }
+
+func (globalSource) Seed(seed int64) { seedGlobal(seed) }
 
 // randSource is the run's source for a controlled goroutine, the process's
 // otherwise.
@@ -82,7 +138,8 @@ func randSource() *lockedSource {
 	return e.runSource()
 }
 
-// runSource is the run's source, made at its first use. e.mu is held.
+// runSource is the run's source of map iteration order, crypto/rand and
+// math/rand/v2, made at its first use. e.mu is held.
 func (e *engine) runSource() *lockedSource {
 	if e.randSrc == nil {
 		e.randSrc = &lockedSource{src: rand.NewSource(e.runSeed()).(rand.Source64)}

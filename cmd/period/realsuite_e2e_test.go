@@ -455,7 +455,8 @@ func TestTimeoutEndsExplorationWithoutVerdict(t *testing.T) {
 // math/rand's top-level functions draw from a source of the schedule: two
 // explorations with one seed find the same bug in the same schedule, and
 // its replay reproduces it every time (before, a replay drew other numbers
-// and most often passed).
+// and most often passed). A test that seeds math/rand gets the numbers of
+// its seed (before, a map range in between took one of them).
 func TestRandomNumbersReplay(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a program")
@@ -467,6 +468,9 @@ func TestRandomNumbersReplay(t *testing.T) {
 		bugs := sums["TestCoinLostUpdate"].Bugs
 		if code != 1 || len(bugs) != 1 || bugs[0].Kind != "fail" {
 			t.Fatalf("exit %d, %+v: want the lost update: %s", code, bugs, stderr)
+		}
+		if s, ok := sums["TestSeededSequence"]; !ok || len(s.Bugs) != 0 {
+			t.Fatalf("TestSeededSequence: %+v, want no bug: %s", s, stderr)
 		}
 		if i == 0 {
 			first = bugs

@@ -5,6 +5,8 @@
 package randinput
 
 import (
+	cryptorand "crypto/rand"
+	"fmt"
 	"math/rand"
 	randv2 "math/rand/v2"
 	"sync"
@@ -38,4 +40,31 @@ func TestCoinLostUpdate(t *testing.T) {
 	}
 	_ = randv2.N[time.Duration](10 * time.Millisecond)
 	_ = rand.New(rand.NewSource(1)).Intn(3) // a source of the test's own
+}
+
+// A test that seeds math/rand's global source expects the numbers of that
+// seed, whatever else draws randomness in between (a map range, as sprig's
+// TestShuffle has in building its function map, and crypto/rand): under
+// Period those draw from another stream, as natively. go.mod says go 1.22,
+// so Seed takes effect (GODEBUG randseednop=0).
+func TestSeededSequence(t *testing.T) {
+	rand.Seed(1)
+	n := 0
+	for range map[int]bool{1: true, 2: true, 3: true} {
+		n++
+	}
+	var b [8]byte
+	if _, err := cryptorand.Read(b[:]); err != nil {
+		t.Fatal(err)
+	}
+	_ = randv2.IntN(10)
+	want := rand.New(rand.NewSource(1))
+	for i := 0; i < 5; i++ {
+		if got, w := rand.Intn(1000), want.Intn(1000); got != w {
+			t.Fatalf("draw %d after rand.Seed(1): %d, want %d", i, got, w)
+		}
+	}
+	if got, w := rand.Perm(5), want.Perm(5); fmt.Sprint(got) != fmt.Sprint(w) {
+		t.Fatalf("rand.Perm after rand.Seed(1): %v, want %v", got, w)
+	}
 }
