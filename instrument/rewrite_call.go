@@ -1064,9 +1064,10 @@ func (r *rewriter) funcValue(x *ast.SelectorExpr, fn *types.Func) ast.Expr {
 	case "time.Now", "time.Since", "time.Until":
 		return r.rtSelChanged(x.Pos(), fn.Name())
 	}
-	if site, ok := timeFuncs[key]; ok && site && (fn.Pkg().Path() == "time" || key == "runtime.Gosched") {
+	if site, ok := timeFuncs[key]; ok && site {
 		// time.After kept in a field to be replaced in tests (suture's
-		// getAfterChan): a closure that calls the hook, as a call would.
+		// getAfterChan), os.Exit (kingpin's terminate): a closure that
+		// calls the hook, as a call would.
 		return r.hookLit(x.Pos(), hookName(fn), nil, fn.Type().(*types.Signature))
 	}
 	if _, ok := timeFuncs[key]; ok || fn.Pkg().Path() == "sync/atomic" {

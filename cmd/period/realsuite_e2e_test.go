@@ -811,14 +811,16 @@ func TestServerClosedByCleanupThroughAnInterface(t *testing.T) {
 // formatted before the engine's lock is taken: the report names it, where
 // the test process used to wait for itself for ever (watermill's
 // Router.Close panicked with a github.com/pkg/errors error: eight silent
-// minutes, then a timeout).
+// minutes, then a timeout). os.Exit called through a value is reported as
+// a direct call is.
 func TestPanicValueFormattedByInstrumentedCode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a program")
 	}
 	dir, _ := filepath.Abs("testdata/panicvalue")
 	_, sums, stderr := periodJSON(t, "test", "-json", "-budget", "3", "-timeout", "2m", "-o", t.TempDir(), dir)
-	for test, want := range map[string]string{"TestDeferredPanicWithError": "close failed with code 7", "TestGoroutinePanicWithError": "flush failed with code 9"} {
+	for test, want := range map[string]string{"TestDeferredPanicWithError": "close failed with code 7", "TestGoroutinePanicWithError": "flush failed with code 9",
+		"TestExitThroughAValue": "os.Exit(3) called by goroutine"} {
 		s := sums[test]
 		if len(s.Bugs) != 1 || s.Bugs[0].Kind != "panic" || !strings.Contains(s.Bugs[0].Message, want) {
 			t.Errorf("%s: want a panic naming %q: %+v %s", test, want, s, stderr)

@@ -1,6 +1,7 @@
 package panicvalue
 
 import (
+	"os"
 	"sync"
 	"testing"
 )
@@ -24,3 +25,17 @@ func TestGoroutinePanicWithError(t *testing.T) {
 	}()
 	wg.Wait()
 }
+
+// os.Exit kept as a value to be called later (kingpin's terminate field):
+// the call is Period's, as a direct call is, and reported with its schedule.
+func TestExitThroughAValue(t *testing.T) {
+	a := app{terminate: os.Exit}
+	done := make(chan bool)
+	go func() {
+		defer close(done)
+		a.terminate(3)
+	}()
+	<-done
+}
+
+type app struct{ terminate func(int) }
