@@ -573,13 +573,18 @@ type testUnit struct {
 	base           *packages.Package // inPkg, or plain when there are no in-package tests
 	inTests        []string          // test functions of base
 	xTests         []string          // test functions of xtest
+	embeddedTests  []string          // test functions left out: their file is embedded
 	deps           []*packages.Package
 	uninstrumented []string
 }
 
 // hasTests finds the unit's test functions; false for packages without
-// any, and for standard library packages.
-func (u *testUnit) hasTests() bool {
+// any, and for standard library packages. A test declared in a file that a
+// //go:embed embeds is left out: such a file is not instrumented
+// (rewritePackage), so the test's t.Name() and t.TempDir() are the driver's
+// and its goroutines are not Period's, and its schedules would be no
+// schedules (wazero's TestFileSync joined t.Name() to a path and failed).
+func (u *testUnit) hasTests(embedded map[string]bool) bool {
 	u.base = u.inPkg
 	if u.base == nil {
 		u.base = u.plain
@@ -587,9 +592,12 @@ func (u *testUnit) hasTests() bool {
 	if u.base == nil || u.base.Module == nil {
 		return false
 	}
-	u.inTests = testFuncs(u.base)
+	var left []string
+	u.inTests, left = splitEmbedded(u.base, testFuncs(u.base), embedded)
+	u.embeddedTests = left
 	if u.xtest != nil {
-		u.xTests = testFuncs(u.xtest)
+		u.xTests, left = splitEmbedded(u.xtest, testFuncs(u.xtest), embedded)
+		u.embeddedTests = append(u.embeddedTests, left...)
 	}
 	return len(u.inTests)+len(u.xTests) > 0
 }
@@ -702,7 +710,7 @@ func (p *preparer) prepareAll(loadDir string, pkgs []*packages.Package) ([]*Test
 		if u.plain != nil {
 			have[path] = u.plain
 		}
-		if p.seenPkg[path] || !u.hasTests() {
+		if p.seenPkg[path] || !u.hasTests(p.embedded) {
 			continue
 		}
 		p.seenPkg[path] = true
@@ -779,6 +787,13 @@ func (p *preparer) prepareUnit(u *testUnit) (*TestPackage, error) {
 		for _, f := range fuzzFuncs(q) {
 			tp.Notes = append(tp.Notes, Note{Pos: token.Position{Filename: q.Dir}, Msg: f + ": fuzz targets are not explored (only Test functions are); call its seed inputs from a Test to explore them"})
 		}
+	}
+	if n := len(u.embeddedTests); n > 0 {
+		names := u.embeddedTests
+		if n > 5 {
+			names = append(names[:5:5], "...")
+		}
+		tp.Notes = append(tp.Notes, Note{Pos: token.Position{Filename: base.Dir}, Msg: fmt.Sprintf("%d test(s) not explored, as their file is embedded by a //go:embed directive and so not instrumented (go test runs them): %s", n, strings.Join(names, ", "))})
 	}
 	overlay := map[string]string{}
 

@@ -20,6 +20,30 @@ import (
 // way go test finds them: files in name order, declarations in source order.
 func testFuncs(pkg *packages.Package) []string { return testingFuncs(pkg, "Test", "T") }
 
+// splitEmbedded splits pkg's functions names into those declared in files
+// that are not embedded and those declared in embedded ones.
+func splitEmbedded(pkg *packages.Package, names []string, embedded map[string]bool) (kept, left []string) {
+	in := map[string]bool{}
+	for i, f := range pkg.Syntax {
+		if i >= len(pkg.CompiledGoFiles) || !embedded[pkg.CompiledGoFiles[i]] {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+				in[fd.Name.Name] = true
+			}
+		}
+	}
+	for _, n := range names {
+		if in[n] {
+			left = append(left, n)
+		} else {
+			kept = append(kept, n)
+		}
+	}
+	return kept, left
+}
+
 // fuzzFuncs lists the FuzzXxx(f *testing.F) functions, which Period does not explore.
 func fuzzFuncs(pkg *packages.Package) []string { return testingFuncs(pkg, "Fuzz", "F") }
 
