@@ -2,7 +2,7 @@
 # qa.sh: run Period on published modules whose suites pass under go test, and
 # tally build failures and verdicts by kind (issue: real suites).
 #
-#   scripts/qa.sh [-budget N] [-skip REGEXP] [-timeout D] [-run REGEXP] [-o DIR] [MODULES_FILE]
+#   scripts/qa.sh [-budget N] [-strategy S] [-skip REGEXP] [-timeout D] [-run REGEXP] [-o DIR] [MODULES_FILE]
 #
 # MODULES_FILE lists module@version, one a line (# comments); default
 # ../shared/qa/modules.txt, else the list below. Each module is fetched with
@@ -10,9 +10,10 @@
 # directory (the module cache is never written), made writable, tidied, and
 # explored with `period test -json ./...`. DIR (default /tmp/period-qa)
 # receives one JSON-lines file per module, its stderr, and summary.md.
-# -run is period test's -run (leave out a module's big tests).
+# -run is period test's -run (leave out a module's big tests); -strategy is
+# period test's -strategy (default: period's own default).
 set -euo pipefail
-budget=20 skip='ants' timeout=15m out=/tmp/period-qa run=''
+budget=20 skip='ants' timeout=15m out=/tmp/period-qa run='' strategy=''
 while [ $# -gt 0 ]; do
   case "$1" in
     -budget) budget=$2; shift 2 ;;
@@ -20,6 +21,7 @@ while [ $# -gt 0 ]; do
     -timeout) timeout=$2; shift 2 ;;
     -o) out=$2; shift 2 ;;
     -run) run=$2; shift 2 ;;
+    -strategy) strategy=$2; shift 2 ;;
     *) break ;;
   esac
 done
@@ -78,7 +80,7 @@ for m in $mods; do
   (cd "$work" && go mod tidy >/dev/null 2>&1 || true)
   start=$(date +%s)
   set +e
-  (cd "$work" && timeout "$timeout" "$period" test -json -budget "$budget" ${run:+-run "$run"} -o "$out/$name.replays" ./... > "$out/$name.json" 2> "$out/$name.err")
+  (cd "$work" && timeout "$timeout" "$period" test -json -budget "$budget" ${strategy:+-strategy "$strategy"} ${run:+-run "$run"} -o "$out/$name.replays" ./... > "$out/$name.json" 2> "$out/$name.err")
   rc=$?
   set -e
   secs=$(( $(date +%s) - start ))
