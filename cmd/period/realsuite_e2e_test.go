@@ -1213,7 +1213,7 @@ func TestEmbeddedSourcesStayOriginal(t *testing.T) {
 	}
 	dir, _ := filepath.Abs("testdata/embedgo")
 	code, sums, stderr := periodJSON(t, "test", "-json", "-budget", "3", "-o", t.TempDir(), dir)
-	if s := sums["TestGoldenIsTheFile"]; code != 0 || len(s.Bugs) != 0 {
+	if s, ok := sums["TestGoldenIsTheFile"]; code != 0 || !ok || len(s.Bugs) != 0 {
 		t.Errorf("exit %d, %+v, want 0 and no bug: %s", code, s, stderr)
 	}
 	if s, ok := sums["TestNamesAFileAfterItself"]; ok {
