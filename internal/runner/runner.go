@@ -581,7 +581,7 @@ func confirm(ctx context.Context, b Binary, opts Options, rs []Result) {
 			if len(what) > 200 {
 				what = what[:200] + "..."
 			}
-			opts.Progress("%s: the %s of schedule %d (%s) did not reproduce in a fresh process alone in the package directory (state left by earlier runs, or another test's process beside it): not reported", r.Test, bug.Kind, bug.Schedule, what)
+			opts.Progress("%s: the %s of schedule %d (%s) did not reproduce in a fresh process with no other test process running (state left by earlier runs, or another test's process beside it): not reported", r.Test, bug.Kind, bug.Schedule, what)
 		}
 		r.Bugs = kept
 	}
@@ -626,7 +626,7 @@ func failsWherePassed(ctx context.Context, b Binary, opts Options, test string, 
 		// number that fails by chance, one time in eight there.
 		cfg.FirstClockBase = bug.FirstClockBase
 	}
-	lctx, unlock := holdDir(ctx, b.Dir)
+	lctx, unlock := holdAlone(ctx, b.Dir)
 	res, err := Run(lctx, b, Options{Config: cfg, Timeout: 2 * time.Minute})
 	unlock()
 	if err != nil {
@@ -703,7 +703,7 @@ func replayedAlone(ctx context.Context, b Binary, opts Options, test string, bug
 	cfg := rt.Config{Replay: bug.Replay, Strategy: tr.Strategy, Seed: tr.Seed, Bound: tr.Bound, OutDir: work,
 		MaxSteps: len(tr.Entries) + 1000, NoRace: opts.Config.NoRace, Leaks: opts.Config.Leaks, IgnoreLeak: opts.Config.IgnoreLeak,
 		Prelude: TestsBefore(b.Tests, opts.Config.Selection, test), Args: opts.Config.Args}
-	lctx, unlock := holdDir(ctx, b.Dir) // before Run: waiting is not part of its time limit
+	lctx, unlock := holdAlone(ctx, b.Dir) // before Run: waiting is not part of its time limit
 	res, err := Run(lctx, b, Options{Config: cfg, Timeout: 2 * time.Minute})
 	unlock()
 	if err != nil {
@@ -732,7 +732,7 @@ func replayedAlone(ctx context.Context, b Binary, opts Options, test string, bug
 		o := Options{Config: opts.Config, Progress: func(string, ...any) {}}
 		o.Config.Strategy, o.Config.Seed, o.Config.Bound = tr.Strategy, tr.Seed, tr.Bound
 		o.Config.Budget, o.Config.Continue = bug.Schedule, true
-		lctx, unlock := holdDir(ctx, b.Dir)
+		lctx, unlock := holdAlone(ctx, b.Dir)
 		fr, err := exploreFresh(lctx, b, o, test, time.Now().Add(2*time.Minute), true)
 		unlock()
 		if err != nil {
@@ -864,8 +864,8 @@ func startingWhat(test string, cfg rt.Config, dir string, locked bool) func() st
 	}
 	return func() string {
 		if !locked && confirming(dir) {
-			// runChild waits for the directory's lock (lockDir).
-			return test + ": waiting while a verdict is replayed alone in the package directory"
+			// runChild waits for the locks (lockProcess).
+			return test + ": waiting while a verdict is replayed alone (no other test process runs meanwhile)"
 		}
 		return test + ": " + what
 	}
@@ -949,19 +949,37 @@ func readProgress(results string, off int64) runProgress {
 // is not confirmed (tidwall/buntdb's "data.db").
 var dirLocks sync.Map // directory -> *sync.RWMutex
 
+// aloneLock is the lock of the whole run: every test process holds it
+// shared, a confirming replay exclusively, after its directory's lock.
+// Packages are explored at once too, and tests of two packages can share
+// what is outside either directory (osrg/gobgp's server and metrics tests
+// listen on one fixed port): a confirming replay beside another package's
+// process reproduced a "bind: address already in use" that go test, which
+// runs each package's tests in a few seconds, does not see.
+var aloneLock sync.RWMutex
+
 // confirmingIn counts, per directory, the replays that hold or wait for
 // its lock exclusively: a test process waiting for the lock says so.
 var confirmingIn sync.Map // directory -> *atomic.Int32
 
-// confirming tells whether a replay holds or waits for dir's lock.
+// confirmingAny counts the replays that hold or wait for aloneLock.
+var confirmingAny atomic.Int32
+
+// confirming tells whether a replay holds or waits for dir's lock, or the
+// run's.
 func confirming(dir string) bool {
 	n, ok := confirmingIn.Load(dir)
-	return ok && n.(*atomic.Int32).Load() > 0
+	return ok && n.(*atomic.Int32).Load() > 0 || confirmingAny.Load() > 0
 }
 
 // dirLockedKey marks a context whose caller holds its directory's lock
-// exclusively (a confirming replay): its processes take no lock.
+// exclusively (a confirming replay, an exploration alone in the
+// directory): its processes take no directory lock.
 type dirLockedKey struct{}
+
+// aloneKey marks a context whose caller holds aloneLock exclusively (a
+// confirming replay): its processes take no lock at all.
+type aloneKey struct{}
 
 // holdDir takes dir's lock exclusively, unless ctx says its caller holds
 // it already, and returns the context that says so.
@@ -971,6 +989,41 @@ func holdDir(ctx context.Context, dir string) (context.Context, func()) {
 	}
 	unlock := lockDir(dir, true)
 	return context.WithValue(ctx, dirLockedKey{}, dir), unlock
+}
+
+// holdAlone takes dir's lock and then the run's exclusively, for a replay
+// that confirms a verdict: no other test process runs meanwhile, of this
+// package or another. Directory first, as every process takes them, so
+// that no two callers wait for each other.
+func holdAlone(ctx context.Context, dir string) (context.Context, func()) {
+	ctx, unlockDir := holdDir(ctx, dir)
+	if ctx.Value(aloneKey{}) != nil {
+		return ctx, unlockDir
+	}
+	confirmingAny.Add(1)
+	aloneLock.Lock()
+	return context.WithValue(ctx, aloneKey{}, true), func() {
+		aloneLock.Unlock()
+		confirmingAny.Add(-1)
+		unlockDir()
+	}
+}
+
+// lockProcess takes, for one test process, what its context does not
+// hold already: dir's lock shared, then the run's shared.
+func lockProcess(ctx context.Context, dir string) (unlock func()) {
+	if ctx.Value(aloneKey{}) != nil {
+		return func() {}
+	}
+	unlockDir := func() {}
+	if ctx.Value(dirLockedKey{}) != dir {
+		unlockDir = lockDir(dir, false)
+	}
+	aloneLock.RLock()
+	return func() {
+		aloneLock.RUnlock()
+		unlockDir()
+	}
 }
 
 // lockDir takes the lock of dir: shared for an exploration, exclusive for
@@ -1050,9 +1103,7 @@ const maxEnvConfig = 64 << 10
 
 // runChild runs the binary once with cfg and returns its combined output.
 func runChild(ctx context.Context, b Binary, cfg rt.Config, deadline time.Time) ([]byte, error) {
-	if ctx.Value(dirLockedKey{}) != b.Dir {
-		defer lockDir(b.Dir, false)()
-	}
+	defer lockProcess(ctx, b.Dir)()
 	js, err := json.Marshal(cfg)
 	if err != nil {
 		return nil, err

@@ -220,3 +220,50 @@ func TestFreshPastDeadlineIsTimedOut(t *testing.T) {
 		t.Errorf("want a timed-out summary without schedules: %+v, %v", r, err)
 	}
 }
+
+// A confirming replay runs while no other test process runs, of its
+// package or another (osrg/gobgp's server and metrics tests share a fixed
+// port): it waits for running processes, and processes that start wait for
+// it; its own processes take no lock.
+func TestConfirmationRunsAloneInTheRun(t *testing.T) {
+	ctx := context.Background()
+	acquired := func(f func()) chan struct{} {
+		done := make(chan struct{})
+		go func() { f(); close(done) }()
+		return done
+	}
+	stillWaiting := func(done chan struct{}, what string) {
+		t.Helper()
+		select {
+		case <-done:
+			t.Fatalf("%s did not wait", what)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	other := lockProcess(ctx, "pkgB") // another package's test process
+	var alone context.Context
+	var unlockAlone func()
+	confirmed := acquired(func() { alone, unlockAlone = holdAlone(ctx, "pkgA") })
+	stillWaiting(confirmed, "a confirmation beside another package's process")
+	if got := startingWhat("TestC", rt.Config{}, "pkgC", false)(); !strings.Contains(got, "waiting while a verdict is replayed alone") {
+		t.Errorf("a process of a third package starting meanwhile says %q", got)
+	}
+	other()
+	<-confirmed
+	started := acquired(func() { lockProcess(ctx, "pkgC")() })
+	stillWaiting(started, "a process starting during a confirmation")
+	lockProcess(alone, "pkgA")() // the replay's own process
+	unlockAlone()
+	<-started
+
+	// An exploration alone in its directory that confirms a verdict takes
+	// the run's lock after the directory's, which it holds already.
+	dirCtx, unlockDir := holdDir(ctx, "pkgD")
+	done := acquired(func() {
+		c, unlock := holdAlone(dirCtx, "pkgD")
+		lockProcess(c, "pkgD")()
+		unlock()
+	})
+	<-done
+	unlockDir()
+}
