@@ -128,3 +128,27 @@ func BenchmarkSoloAccess(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkTableRead: reads of a lookup table the goroutine owns, again
+// and again beside another goroutine, as a cipher's rounds read its
+// S-boxes (bcrypt's Blowfish: tens of millions of reads a hash). ns/op =
+// per read.
+func BenchmarkTableRead(b *testing.B) {
+	onOff(b, func(b *testing.B, race bool) {
+		runControlledRace(&stay{}, race, func() {
+			Go("other", func() {})
+			table := make([]uint32, 1024)
+			escapedSink32 = table
+			var sum uint32
+			for i := 0; i < b.N; i++ {
+				sum += *R("sbox", &table[(uint32(i)*2654435761)>>22])
+			}
+			escapedSum = sum
+		})
+	})
+}
+
+var (
+	escapedSink32 []uint32
+	escapedSum    uint32
+)

@@ -130,6 +130,29 @@ var raceTwins = map[string]struct {
 		_ = *R("parent.read", n)
 		Recv("wait", done)
 	}},
+	// Reads again and again at one site, as a loop over a table does
+	// (the same-epoch reads that checkAccess records once), with an
+	// unordered write between them, plain or atomic.
+	"rereads-plain-write": {true, func(t *testing.T) {
+		x := new(int)
+		done := make(chan bool, 1)
+		Go("go", func() { *W("child.write", x) = 1; Send("done", done, true) })
+		for i := 0; i < 4; i++ {
+			_ = *R("parent.read", x)
+			Gosched("between")
+		}
+		Recv("wait", done)
+	}},
+	"rereads-atomic-store": {true, func(t *testing.T) {
+		n := new(int64)
+		done := make(chan bool, 1)
+		Go("go", func() { atomic.StoreInt64(AtomicStore("store", n), 1); Send("done", done, true) })
+		for i := 0; i < 4; i++ {
+			_ = *R("parent.read", n)
+			Gosched("between")
+		}
+		Recv("wait", done)
+	}},
 	"atomic-load-plain-read": {false, func(t *testing.T) {
 		n := new(int64)
 		done := make(chan bool, 1)
