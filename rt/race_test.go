@@ -133,26 +133,8 @@ var raceTwins = map[string]struct {
 	// Reads again and again at one site, as a loop over a table does
 	// (the same-epoch reads that checkAccess records once), with an
 	// unordered write between them, plain or atomic.
-	"rereads-plain-write": {true, func(t *testing.T) {
-		x := new(int)
-		done := make(chan bool, 1)
-		Go("go", func() { *W("child.write", x) = 1; Send("done", done, true) })
-		for i := 0; i < 4; i++ {
-			_ = *R("parent.read", x)
-			Gosched("between")
-		}
-		Recv("wait", done)
-	}},
-	"rereads-atomic-store": {true, func(t *testing.T) {
-		n := new(int64)
-		done := make(chan bool, 1)
-		Go("go", func() { atomic.StoreInt64(AtomicStore("store", n), 1); Send("done", done, true) })
-		for i := 0; i < 4; i++ {
-			_ = *R("parent.read", n)
-			Gosched("between")
-		}
-		Recv("wait", done)
-	}},
+	"rereads-plain-write":  {true, rereadsAround(func(n *int64) { *W("child.write", n) = 1 })},
+	"rereads-atomic-store": {true, rereadsAround(func(n *int64) { atomic.StoreInt64(AtomicStore("store", n), 1) })},
 	"atomic-load-plain-read": {false, func(t *testing.T) {
 		n := new(int64)
 		done := make(chan bool, 1)
@@ -446,5 +428,20 @@ func TestNoRaceAfterTheTestReturnedAndTimePassed(t *testing.T) {
 	s := runChild(t, "janitorafterreturn", Config{Budget: 10, Seed: 1, Continue: true})
 	if kinds(s) != "leak" {
 		t.Fatalf("want the janitor's leak alone, got %+v", s.Bugs)
+	}
+}
+
+// rereadsAround: the test goroutine reads a variable four times at one
+// site while another goroutine writes it with write, unordered.
+func rereadsAround(write func(n *int64)) func(t *testing.T) {
+	return func(t *testing.T) {
+		n := new(int64)
+		done := make(chan bool, 1)
+		Go("go", func() { write(n); Send("done", done, true) })
+		for i := 0; i < 4; i++ {
+			_ = *R("parent.read", n)
+			Gosched("between")
+		}
+		Recv("wait", done)
 	}
 }
